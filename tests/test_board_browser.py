@@ -875,7 +875,7 @@ def test_what_a_player_found_wrong_on_the_table(driver, server):
     assert accessible_name(driver, '#seat-2 .card[data-card="GA"]') == \
         "Gras Ace (GA): no for seats 3+4, good for seat 2, a best card"
     assert driver.find_element("id", "summary").text.startswith(
-        "Schneider against: no for seats 3+4 · seat 2 plays for the least · ▲ good, ▼ bad for seat 2")
+        "Schneider against: no for seats 3+4 · seat 2 plays against it · ▲ good, ▼ bad for seat 2")
     # the arrow keys after the objective was chosen: back one card, not to another objective
     driver.find_element("tag name", "body").send_keys(Keys.ARROW_LEFT)
     wait_for(lambda: settled(driver) and driver.execute_script("return S.cursor") == 0, "one card back")

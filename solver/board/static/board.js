@@ -585,8 +585,10 @@ function renderValues() {
     const what = !values.yes_no ? `${values.title}: ${amount(values.objective, values.total)}`
       : S.view.per_seat ? `${values.title}: ${values.total} (target ${values.target}: ${made})`
       : `${values.title}: ${made}`;
-    // the numbers on the cards are the objective's side's: say when the player to move wants them low
-    const wants = values.mover_maximises || S.view.is_over ? "" : ` · seat ${S.view.to_move} plays for the least`;
+    // the numbers on the cards are the objective's side's: say when the player to move wants them low (a yes/no
+    // answer is no number: that player plays against it, "the least" of a ✓/✗ read as nothing)
+    const wants = values.mover_maximises || S.view.is_over ? ""
+      : ` · seat ${S.view.to_move} plays ${values.yes_no && !S.view.per_seat ? "against it" : "for the least"}`;
     const moods = values.yes_no && !S.view.is_over
       ? ` · ${MOODS.good} good, ${MOODS.bad} bad for seat ${S.view.to_move}` : "";
     // the search's time is for the eye: hidden from a screen reader, to which the status region would say it at
