@@ -1844,8 +1844,9 @@ def test_a_space_kept_while_the_values_stop_drops_it_and_says_why(driver, server
     button = driver.find_element("id", "best")
     assert (button.text, button.get_attribute("aria-disabled")) == ("★ ask again", "false")
     asked = driver.execute_script("window.fetch = window.unstubbedFetch; $('best').click();"
-                                  "return [S.values, busy.kinds.has('values'), $('best').textContent]")
-    assert asked == [None, True, "★ best"]
+                                  "return [S.values, busy.kinds.has('values'), $('best').textContent,"
+                                  "  $('summary').textContent]")
+    assert asked == [None, True, "★ best", ""]
     wait_for(lambda: settled(driver), "the values asked again")
     assert driver.execute_script("return [S.cursor, S.values.kind, $('best').getAttribute('aria-disabled')]") == [
         1, "values", "false"]

@@ -1105,7 +1105,7 @@ function valuesFailed() {
 
 function askValuesAgain() {
   S.bestAhead = 0;
-  renderTable(); loadValues(); renderButtons();  // the button says ★ best again while they are searched
+  renderTable(); loadValues(); renderValues();  // the stop's words go, the button says ★ best while they are searched
 }
 
 function playBestAhead() {
