@@ -424,6 +424,16 @@ def test_a_reload_in_the_middle_of_a_search_shows_the_values(driver, server, mon
     assert values_on_page(driver) == {name: result.achieved + value for name, value in result.card_names().items()}
 
 
+def test_the_tab_says_the_deal_open(driver, server):
+    """Every tab of the board was titled "stich board": two tabs (two deals side by side) were told apart only by
+    opening them. The tab says the record shown, and another record opened, that one."""
+    driver.get(server)
+    wait_for(lambda: settled(driver), "values")
+    for label in ("zwanzigerrufen.tbn board 3", "schafkopf.tbn board 2"):
+        open_record(driver, label)
+        wait_for(lambda: driver.title == f"{label} · stich board", f"the tab's title of {label}")
+
+
 def test_two_tabs_play_at_once_each_its_own_table(driver, server, monkeypatch):
     """Two tabs on one board: a card played in the second while the first's values are searched neither stops the
     first's search (each page asks as its own client) nor touches its table; each shows its own position's values."""
@@ -865,7 +875,7 @@ def test_what_a_player_found_wrong_on_the_table(driver, server):
     assert accessible_name(driver, '#seat-2 .card[data-card="GA"]') == \
         "Gras Ace (GA): no for seats 3+4, good for seat 2, a best card"
     assert driver.find_element("id", "summary").text.startswith(
-        "Schneider against: no for seats 3+4 · seat 2 plays for the least · ▲ good, ▼ bad for seat 2")
+        "Schneider against: no for seats 3+4 · seat 2 plays against it · ▲ good, ▼ bad for seat 2")
     # the arrow keys after the objective was chosen: back one card, not to another objective
     driver.find_element("tag name", "body").send_keys(Keys.ARROW_LEFT)
     wait_for(lambda: settled(driver) and driver.execute_script("return S.cursor") == 0, "one card back")
@@ -1058,6 +1068,28 @@ def test_the_deal_dialogs_contract_placeholder_fits_its_field_on_a_phone(driver,
         driver.find_element("id", "deal-cancel").click()
     finally:
         driver.set_window_size(1400, 900)
+
+
+@pytest.mark.parametrize("width", [1400, 1024])
+def test_the_record_list_shows_the_whole_record_on_a_desktop_on_one_line_with_the_buttons(driver, server, width):
+    """A desktop window has room for a record's whole name in the list: at 24em it showed "zwanzigerrufen.tbn board 1:
+    Zwanzigerrufen" and cut the contract off, with half the header empty. It grows into the room there is, the header
+    still one line (the buttons beside it)."""
+    driver.get(server)
+    wait_for(lambda: settled(driver), "values")
+    open_record(driver, "zwanzigerrufen.tbn board 1")
+    emulate_window(driver, width, 900)
+    try:
+        room, tops = driver.execute_script("""const list = $('records'), words = document.createElement('span');
+          words.style.font = getComputedStyle(list).font; words.style.whiteSpace = 'pre';
+          words.textContent = list.options[list.selectedIndex].text; document.body.append(words);
+          const room = list.getBoundingClientRect().width - words.getBoundingClientRect().width; words.remove();
+          return [room, [...document.querySelectorAll('header h1, header select, header button')]
+            .map((n) => n.getBoundingClientRect().bottom)]""")
+        assert room >= 16  # the words and the list's arrow
+        assert max(tops) - min(tops) < 8, tops
+    finally:
+        restore_window(driver)
 
 
 def test_the_table_on_a_phone(driver, server):
@@ -1383,7 +1415,7 @@ def test_single_dummy_shows_no_double_dummy_figure(driver, server):
     """In single dummy the graph draws neither the double-dummy value of the position shown (a defender would read the
     declarers' +4 off it beside his 33% odds) nor the past cards' grades, whose tooltips name the best cards of a hidden
     hand, and it says where they are; the play list keeps its leaders. The keys line lists no space for a best card
-    there, where it does nothing."""
+    there, where it does nothing, nor the graph's keys, where no graph is drawn."""
     driver.get(server)
     wait_for(lambda: settled(driver), "values")
     open_at(driver, "schafkopf.tbn board 7", 8)
@@ -1397,6 +1429,7 @@ def test_single_dummy_shows_no_double_dummy_figure(driver, server):
         assert "double-dummy view shows them" in driver.find_element("id", "curve-note").text
         # nor does it list space for a best card: single dummy values no card best, so the key does nothing
         assert "a best card" not in driver.find_element("id", "keys").text
+        assert "in the graph" not in driver.find_element("id", "keys").text
         assert driver.execute_script(graded) == 0
         titles = driver.execute_script("return [...document.querySelectorAll('#play span')].map((n) => n.title)")
         assert not any("best" in title or "ok" in title for title in titles), titles
@@ -1414,6 +1447,7 @@ def test_single_dummy_shows_no_double_dummy_figure(driver, server):
              "the graph again in double dummy")
     assert driver.find_element("id", "graph").is_displayed() and driver.execute_script(graded)
     assert "space a best card" in driver.find_element("id", "keys").text
+    assert "in the graph the same keys choose a point" in driver.find_element("id", "keys").text
 
 
 def test_single_dummy_stops_a_graph_on_its_way(driver, server):
@@ -1790,7 +1824,7 @@ def test_enter_held_down_on_a_card_plays_one_card(driver, server):
 
 def test_a_space_kept_while_the_values_stop_drops_it_and_says_why(driver, server):
     """A space kept for values that come in stopped (the time limit ran out) plays nothing: it is dropped and the
-    summary says the stop's reason."""
+    summary says the stop's reason. The ★ best button, with no best card, says it asks again, and a click does."""
     driver.get(server)
     wait_for(lambda: settled(driver), "values")
     open_at(driver, "schafkopf.tbn board 1", 0)
@@ -1805,8 +1839,18 @@ def test_a_space_kept_while_the_values_stop_drops_it_and_says_why(driver, server
         "document.body.dispatchEvent(new KeyboardEvent('keydown', { key: ' ', bubbles: true }));"
         "return [S.cursor, S.bestAhead]")
     assert kept == [1, 1]
-    wait_for(lambda: driver.find_element("id", "summary").text == reason, "the stop's reason")
+    said = f"{reason} · ★ ask again searches once more"
+    wait_for(lambda: driver.find_element("id", "summary").text == said, "the stop's reason")
     assert driver.execute_script("return [S.cursor, S.bestAhead, S.values.kind]") == [1, 0, "stopped"]
+    button = driver.find_element("id", "best")
+    assert (button.text, button.get_attribute("aria-disabled")) == ("★ ask again", "false")
+    asked = driver.execute_script("window.fetch = window.unstubbedFetch; $('best').click();"
+                                  "return [S.values, busy.kinds.has('values'), $('best').textContent,"
+                                  "  $('summary').textContent]")
+    assert asked == [None, True, "★ best", ""]
+    wait_for(lambda: settled(driver), "the values asked again")
+    assert driver.execute_script("return [S.cursor, S.values.kind, $('best').getAttribute('aria-disabled')]") == [
+        1, "values", "false"]
     driver.get(server)  # the page's own fetch again
 
 
@@ -1838,6 +1882,55 @@ def test_a_values_error_goes_when_values_come_in_for_another_objective(driver, s
                           "box.dispatchEvent(new Event('change'))")
     wait_for(lambda: settled(driver), "the values for the objective chosen")
     assert not bar.is_displayed() and bar.text == ""
+
+
+def test_space_after_a_values_error_asks_the_values_again(driver, server):
+    """Values refused (a busy board's 503) leave no best card to play: space did nothing, press after press, and only
+    another objective or a step asked again. Space asks the values of the table shown again."""
+    driver.get(server)
+    wait_for(lambda: settled(driver), "values")
+    open_at(driver, "schafkopf.tbn board 1", 0)
+    busy = "the board is busy with other questions; ask again when they are answered"
+    driver.execute_script("""window.unstubbedFetch = window.unstubbedFetch || window.fetch;
+      window.valuesAsked = [];
+      window.fetch = (url, options) => {
+        if (url !== "/api/values") return window.unstubbedFetch(url, options);
+        valuesAsked.push(JSON.parse(options.body).moves);
+        return valuesAsked.length === 1 ? Promise.resolve(new Response(JSON.stringify({ error: arguments[0] }),
+          { status: 503, headers: { "Content-Type": "application/json" } })) : window.unstubbedFetch(url, options);
+      };
+      loadValues();""", busy)
+    bar = driver.find_element("id", "error")
+    wait_for(lambda: bar.text == busy, "the refusal")
+    wait_for(lambda: driver.find_element("id", "best").text == "★ ask again", "the button that asks again")
+    asked = driver.execute_script(  # one script: the press and what it asked, before any answer
+        "document.activeElement.blur();"
+        "document.body.dispatchEvent(new KeyboardEvent('keydown', { key: ' ', bubbles: true }));"
+        "return [valuesAsked, S.cursor, S.bestAhead]")
+    assert asked == [[[], []], 0, 0]
+    wait_for(lambda: settled(driver), "the values asked again")
+    assert driver.execute_script("return [S.cursor, S.values.kind, S.values.best.length > 0]") == [0, "values", True]
+    assert not bar.is_displayed()
+    driver.get(server)  # the page's own fetch again
+
+
+def test_an_objective_chosen_after_a_refused_position_values_the_table_shown(driver, server):
+    """After a refused position the table shown is the last one accepted: an objective chosen then asked the values
+    (and the graph) of the refused line, refused again. It asks them of the table shown."""
+    refused_position(driver, server)
+    asked = driver.execute_script("""window.unstubbedFetch = window.unstubbedFetch || window.fetch;
+      window.asked = [];
+      window.fetch = (url, options) => { asked.push([url, JSON.parse(options.body).moves]);
+        return window.unstubbedFetch(url, options); };
+      const box = $('objective'); box.value = box.options[box.options.length - 1].value;
+      box.dispatchEvent(new Event('change'));
+      return [asked, S.cursor, S.moves];""")
+    assert asked == [[["/api/values", []], ["/api/curve", []]], 0, []]
+    wait_for(lambda: settled(driver), "the values of the table shown")
+    assert driver.execute_script("return [S.values.kind, S.values.objective]")[0] == "values"
+    assert not driver.find_element("id", "error").is_displayed()
+    assert driver.find_element("id", "curve-state").text == ""
+    driver.get(server)  # the page's own fetch again
 
 
 def test_the_graphs_note_before_the_first_card_has_no_empty_part(driver, server):

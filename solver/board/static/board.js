@@ -424,6 +424,7 @@ function renderContract() {
         "[Variant]"))]);
   }
   if (view.pot && !view.pot.start) facts.push(["Pot", POT_NONE]);
+  document.title = `${view.label} · stich board`;  // two tabs of the board say their deals in the tab bar
   box.replaceChildren(el("div", { class: "title", id: "title" }, view.label),
     view.event ? el("div", { class: "hint" }, view.event) : "",
     el("table", {}, ...facts.map(([k, v]) => el("tr", {}, el("th", {}, k), el("td", { colspan: 2 }, v))), ...rows));
@@ -514,13 +515,19 @@ function describeGrade(card) {
 // The buttons say they do nothing now with aria-disabled, not disabled: a disabled button loses the focus, so ★ best
 // pressed with Enter dropped it to the page while the next values were searched, and ◀ at the start did too.
 const unavailable = (id) => $(id).getAttribute("aria-disabled") === "true";
+const BEST_TITLE = "Play a best card: step through the optimal line (space)";
 
 function renderButtons() {
   const available = (id, on) => $(id).setAttribute("aria-disabled", on ? "false" : "true");
   for (const id of ["first", "undo"]) available(id, S.cursor > 0);
   for (const id of ["redo", "last"]) available(id, S.cursor < S.moves.length);
-  available("best", S.values && S.values.best && S.values.best.length && !S.view.is_over && S.mode !== "sd");
+  const again = valuesFailed();  // no values to play by: the button asks them again, as space does
+  available("best", again || (S.values && S.values.best && S.values.best.length && !S.view.is_over && S.mode !== "sd"));
+  $("best").textContent = again ? "★ ask again" : "★ best";
+  $("best").title = again ? "Ask the values of this position again (space)" : BEST_TITLE;
+  $("best").setAttribute("aria-label", again ? "Ask the values again" : "Play a best card");
   $("keys-best").hidden = S.mode === "sd";  // single dummy values no card best: space does nothing there
+  $("keys-graph").hidden = S.mode === "sd";  // nor draws a graph to choose a point in
 }
 
 // --- values on the cards --------------------------------------------------------------------------------------------
@@ -578,8 +585,10 @@ function renderValues() {
     const what = !values.yes_no ? `${values.title}: ${amount(values.objective, values.total)}`
       : S.view.per_seat ? `${values.title}: ${values.total} (target ${values.target}: ${made})`
       : `${values.title}: ${made}`;
-    // the numbers on the cards are the objective's side's: say when the player to move wants them low
-    const wants = values.mover_maximises || S.view.is_over ? "" : ` · seat ${S.view.to_move} plays for the least`;
+    // the numbers on the cards are the objective's side's: say when the player to move wants them low (a yes/no
+    // answer is no number: that player plays against it, "the least" of a ✓/✗ read as nothing)
+    const wants = values.mover_maximises || S.view.is_over ? ""
+      : ` · seat ${S.view.to_move} plays ${values.yes_no && !S.view.per_seat ? "against it" : "for the least"}`;
     const moods = values.yes_no && !S.view.is_over
       ? ` · ${MOODS.good} good, ${MOODS.bad} bad for seat ${S.view.to_move}` : "";
     // the search's time is for the eye: hidden from a screen reader, to which the status region would say it at
@@ -592,7 +601,7 @@ function renderValues() {
   } else if (values.kind === "slow") {
     summary.textContent = `a long search: card by card (${Object.keys(values.partial || {}).length}/${values.cards})`;
   } else if (values.kind === "stopped" || values.kind === "error") {
-    summary.textContent = values.reason || values.error;
+    summary.textContent = `${values.reason || values.error} · ★ ask again searches once more`;
   }
   renderButtons();
 }
@@ -633,7 +642,7 @@ async function loadValues() {
   } catch (error) {
     if (!aborted(error)) showStepError(error.message);
   } finally {
-    if (S.requests.values === mine) busy("values", false);
+    if (S.requests.values === mine) { busy("values", false); renderButtons(); }
   }
 }
 
@@ -1080,9 +1089,23 @@ function goTo(index) {
 const BEST_AHEAD = 4;
 function bestKey(repeat = false) {
   if (repeat) return;
+  if (valuesFailed()) { askValuesAgain(); return; }  // no best card to play: the values asked again
   if (S.mode === "dd" && !S.ready && !S.stepError && !(S.view && S.view.is_over)) {
     S.bestAhead = Math.min(S.bestAhead + 1, BEST_AHEAD);
   } else playBest();
+}
+
+// The values of the table shown were refused (the bar says why) or stopped (the summary does): space has no best card
+// to play there, and asks them again (a busy board or a time limit lets a second question through).
+function valuesFailed() {
+  if (S.mode !== "dd" || !S.view || S.view.is_over || S.shownAt !== S.cursor) return false;
+  if (S.values) return S.values.kind === "stopped" || S.values.kind === "error";
+  return S.stepError && !busy.kinds.has("values");
+}
+
+function askValuesAgain() {
+  S.bestAhead = 0;
+  renderTable(); loadValues(); renderValues();  // the stop's words go, the button says ★ best while they are searched
 }
 
 function playBestAhead() {
@@ -1352,6 +1375,13 @@ async function start() {
   $("save").addEventListener("click", save);
   $("copy-command").addEventListener("click", copyCommand);
   $("objective").addEventListener("change", (e) => {
+    // after a refused position the table shown is the last one accepted: its values and the graph of its line are
+    // asked, not the refused one's (the line past it was refused)
+    if (S.stepError && S.shownAt !== null && S.shownAt !== S.cursor) {
+      if (S.cursor > S.shownAt) S.moves = S.moves.slice(0, S.shownAt);
+      S.cursor = S.shownAt;
+      showError("");
+    }
     S.objective = e.target.value; S.values = null; S.bestAhead = 0;
     giveKeysBack(e.target);
     renderTable(); renderValues(); markOdds();
@@ -1364,7 +1394,7 @@ async function start() {
     });
   }
   const nav = { first: () => goTo(0), undo: () => goTo(S.cursor - 1), redo: () => goTo(S.cursor + 1),
-    last: () => goTo(S.moves.length), best: playBest };
+    last: () => goTo(S.moves.length), best: () => (valuesFailed() ? askValuesAgain() : playBest()) };
   for (const [id, act] of Object.entries(nav)) $(id).addEventListener("click", () => unavailable(id) || act());
   $("upload-open").addEventListener("click", () => $("upload").click());
   document.addEventListener("keydown", (e) => {
