@@ -158,17 +158,22 @@ class Journal:
     header may differ in and still be this job's (an analysis's ``samples``), and ``end`` the first number past the
     job: a span that goes past it was written by a longer run, and is not read (its numbers are done again). A header
     is this job's when its fields are the job's exactly (:func:`same_job`): one that adds a field (card advice that
-    tallies bonuses) is another job's."""
+    tallies bonuses) is another job's. ``older`` reads a header as the identity it names now where an older stich
+    wrote that job otherwise (a match's deadline of 0, one sample a card, is the bot ``sampling:1`` now), or gives
+    None: its spans are this job's when that identity is (one an alias cannot list, since the old header holds a
+    value of any kind the job no longer has)."""
 
     def __init__(self, path: str | os.PathLike, identity: Mapping[str, Any], holder: str = "stich analyse",
                  aliases: Sequence[Mapping[str, Any]] = (), varying: Sequence[str] = (),
-                 end: int | None = None) -> None:
+                 end: int | None = None,
+                 older: Callable[[Mapping[str, Any]], Mapping[str, Any] | None] | None = None) -> None:
         self.path = Path(path)
         self.identity = json.loads(json.dumps(dict(identity)))  # as it reads back
         self.key = _key_of(self.identity)
         self._known = {self.key: self.identity} | {_key_of(alias): alias
                                                     for alias in (json.loads(json.dumps(dict(a))) for a in aliases)}
         self._varying = frozenset(varying)
+        self._older = older
         self._end = MAX_SPAN_END if end is None else end
         self._done: array[int] = array("q")  # the offset in the file of each line done() yields
         self._numbers: array[int] = array("q")  # and its line number, for messages naming it
@@ -307,8 +312,11 @@ class Journal:
         self.holds_this_job = bool(found)
 
     def _is_this_job(self, header: Mapping[str, Any]) -> bool:
-        """Whether a header names this job (or an alias of it), its ``varying`` fields aside."""
-        return any(same_job(header, known, self._varying) for known in self._known.values())
+        """Whether a header names this job (or an alias of it), its ``varying`` fields aside, as written or as
+        ``older`` reads it."""
+        now = self._older(header) if self._older is not None else None
+        return any(same_job(read, known, self._varying) for known in self._known.values()
+                   for read in ((header,) if now is None else (header, now)))
 
     def check_room(self, untouched: str) -> None:
         """FileRefusedError when no line should be appended now (:func:`room_refusal`): asked by a run that has work

@@ -803,10 +803,29 @@ def _has_card_time_zero(identity: Mapping[str, Any]) -> bool:
     """Whether a match checkpoint's identity (as read from its header) seats a sampling bot with a deadline of 0."""
     match = identity.get("match")
     players = match.get("bots") if isinstance(match, dict) else None
-    return isinstance(players, list) and any(
-        isinstance(player, list) and len(player) > 4 and isinstance(player[0], str)
-        and player[0].startswith("sampling") and type(player[4]) in (int, float) and player[4] == 0
-        for player in players)
+    return isinstance(players, list) and any(map(_is_card_time_zero, players))
+
+
+def _is_card_time_zero(player: Any) -> bool:
+    """Whether a player of a match checkpoint's header is a sampling bot with a deadline of 0 (an old
+    ``--card-time 0``)."""
+    return (isinstance(player, list) and len(player) > 4 and isinstance(player[0], str)
+            and player[0].startswith("sampling") and type(player[4]) in (int, float) and player[4] == 0)
+
+
+def card_time_zero_as_sampling_1(header: Mapping[str, Any]) -> dict[str, Any] | None:
+    """A match checkpoint's header written with ``--card-time 0`` read as the match it is now, each such sampling
+    bot ``sampling:1`` without a deadline; None for any other header. Sound: the deadline of 0 had passed when a
+    card's first sample was solved, which always finishes, and no other was begun, so the bot played each card on
+    sample 0 alone; sample 0 is drawn from the bot's seed and the position whatever the bot's count, so
+    ``sampling:1`` plays every card of those boards the same."""
+    match = header.get("match")
+    players = match.get("bots") if isinstance(match, dict) else None
+    if not isinstance(players, list) or not any(map(_is_card_time_zero, players)):
+        return None
+    now = [["sampling:1", 1, *player[2:4], *player[5:]] if _is_card_time_zero(player) else player
+           for player in players]
+    return {**header, "match": {**match, "bots": now}}
 
 
 #: The build of boards a checkpoint kept before checkpoints named their build.
@@ -996,6 +1015,7 @@ def play_match(game: str | type[Game], bots: Sequence[Bot], *, boards: int = 10,
     # a deadline a card changes what a bot plays: a resume with another --card-time is another match (said only
     # where there is one, so that the checkpoints of untimed matches keep their identity)
     deadlines = [card_time(bot) for bot in bots]
+    timed = any(deadline is not None for deadline in deadlines)
     # and a bot of one's own is said by its source too (bot_source: the MODULE:ATTRIBUTE it was loaded from, or its
     # class), so that a resume with another bot of the same name is another match; checkpoints written before said
     # only the name, and stay this match's (an alias)
@@ -1026,7 +1046,8 @@ def play_match(game: str | type[Game], bots: Sequence[Bot], *, boards: int = 10,
                 alias = identity | {"match": identity["match"] | {"bots": named, "variant": flags, "contract": typed}}
                 if alias != identity and alias not in aliases:
                     aliases.append(alias)
-    journal = Journal(checkpoint, identity, holder="stich match", aliases=aliases) if checkpoint is not None else None
+    journal = Journal(checkpoint, identity, holder="stich match", aliases=aliases,
+                      older=card_time_zero_as_sampling_1) if checkpoint is not None else None
     done = bytearray(boards + 1)  # 1 for each board the checkpoint had played
     build = engine_build()
     built: dict[str, tuple[int, int]] = {}  # per engine build, its boards played and the first of them
@@ -1051,9 +1072,11 @@ def play_match(game: str | type[Game], bots: Sequence[Bot], *, boards: int = 10,
             raise StichError(f"{shown_name(journal.path)}:{number}:1: this checkpoint line does not hold the played "
                              f"deals of board {span.first} ({rotations} a board)")
         # each deal's seats under the bots' names now: a line written under an older name of a bot (an alias of the
-        # identity) would otherwise count one bot as two kinds
+        # identity) would otherwise count one bot as two kinds; a match without a deadline keeps no samples a card
+        # (a line of an old --card-time 0 has them)
         return [dataclasses.replace(deal, bots=tuple(bots[(seat - deal.rotation) % seats].name
-                                                     for seat in range(seats))) for deal in deals]
+                                                     for seat in range(seats)),
+                                    samples=deal.samples if timed else None) for deal in deals]
 
     def kept() -> Iterator[tuple[int, Span, dict[str, Any]]]:
         """The checkpoint's lines of the boards asked (a longer match's checkpoint has more)."""

@@ -1076,6 +1076,27 @@ def test_a_checkpoint_of_other_matches_only_says_so_as_the_match_starts_beside_t
         play_match("kratzen", bots, boards=2, seed=3, checkpoint=journal)  # this match, resumed and played on
 
 
+def test_an_old_card_time_0_checkpoint_is_resumed_by_sampling_1(tmp_path):
+    """``--card-time 0`` once meant a deadline already past: each card on its first sample, which always finishes
+    (a deadline of a nanosecond plays so now). Its checkpoint, whose header keeps the deadline 0.0, is resumed by the
+    match of ``sampling:1`` without one, which plays every card the same: nothing is played or written again."""
+    journal = tmp_path / "old.ckpt"
+    past = [SamplingBot(samples=2, time_limit=1e-9), make_bot("random"), make_bot("random")]
+    play_match("kratzen", past, boards=2, seed=3, checkpoint=journal)
+    rows = [json.loads(row) for row in journal.read_text().splitlines()]
+    assert rows[0]["match"]["bots"][0] == ["sampling:2", 2, 1, "score", 1e-9]
+    rows[0]["match"]["bots"][0][4] = 0.0  # as --card-time 0 wrote it
+    journal.write_text("".join(json.dumps(row) + "\n" for row in rows))
+    written = journal.read_text()
+    now = [make_bot("sampling:1"), make_bot("random"), make_bot("random")]
+    fresh = play_match("kratzen", now, boards=2, seed=3)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", StichWarning)  # its own match: no note of another
+        resumed = play_match("kratzen", now, boards=2, seed=3, checkpoint=journal)
+    assert journal.read_text() == written
+    assert resumed.deals == fresh.deals and len(resumed.deals) == 6
+
+
 def test_the_cli_match_names_an_old_card_time_0_in_a_checkpoint_it_does_not_resume(tmp_path):
     """``--card-time 0`` once meant one sample a card (a deadline already past) and was kept in the checkpoint's
     identity as 0.0; it now means no deadline, so such a checkpoint is another match's: stderr says so in one line,
