@@ -24,6 +24,7 @@ from rich.table import Table
 from rich.text import Text
 
 from solver.analysis import SCHEMA
+from solver.checkpoint import CheckpointNote
 from solver.errors import StichError, shown_name, source_name
 from solver.files import json_kind
 from solver.games import get_game
@@ -87,6 +88,10 @@ def save_run(save: Path, run: Document) -> None:
     with atomic_writer(save) as stream:
         json.dump(run, stream, indent=1)
         stream.write("\n")
+
+
+#: What the file beside a bench run's ``--out FILE`` holds (:func:`partial_beside`), as its notes name it.
+PARTIAL_LINES = "the lines a run stopped by the interrupt finished"
 
 
 def partial_beside(save: Path) -> Path:
@@ -180,11 +185,10 @@ def remove_partial_beside(save: Path, compare: Path | None, measured: Collection
     except FileNotFoundError:
         return
     except OSError as error:  # the run is saved whole: this is only said
-        message(f"{command}: {beside}: the finished lines of a run stopped by the interrupt, out of date now, could "
-                f"not be removed ({error.strerror})")
+        unremoved = CheckpointNote(beside, f"{PARTIAL_LINES}, out of date now", "not removed", str(error.strerror))
+        message(f"{command}: {unremoved}")
         return
-    message(f"{command}: {beside}: removed: the lines a run stopped by the interrupt finished, each measured again "
-            "by this run")
+    message(f"{command}: {CheckpointNote(beside, PARTIAL_LINES, 'removed', 'each measured again by this run')}")
 
 
 def stopped_early_text(partial: Document) -> str:

@@ -36,7 +36,7 @@ from array import array
 from bisect import bisect_right
 from io import FileIO
 from pathlib import Path
-from typing import Any, Callable, Hashable, Iterable, Iterator, Mapping, NamedTuple, Sequence
+from typing import Any, Callable, Hashable, Iterable, Iterator, Literal, Mapping, NamedTuple, Sequence
 
 from .errors import FileError, FileRefusedError, JournalWriteError, shown_name
 from .files import json_line_fault, lock_beside, read_once_kind
@@ -129,6 +129,41 @@ class SpanSet:
             start = max(start, stop)
         if start < end:
             yield start, end
+
+
+#: What a run does with work a checkpoint holds that is not simply its own (:class:`CheckpointNote`).
+Verdict = Literal["resumed", "not resumed", "written afresh", "kept", "removed", "not removed"]
+
+
+class CheckpointNote(NamedTuple):
+    """What a run says of work a checkpoint holds other than its own to resume as asked (a journal of analyse or
+    match, a batch's output, the lines a stopped bench run left beside its output): one shape for every command, so
+    that the same case reads the same in each, ``FILE: holds WHAT, VERDICT (WHY); THEN``, said once on stderr after
+    the command's name (``stich: match: m.ckpt: holds 2 other matches, not resumed (their bots or settings differ);
+    this run starts afresh beside them, which stay in the file``). ``then`` is what follows from it or mends it."""
+
+    path: str | os.PathLike
+    holds: str
+    verdict: Verdict
+    why: str
+    then: str = ""
+
+    def __str__(self) -> str:
+        return (f"{shown_name(self.path)}: holds {self.holds}, {self.verdict} ({self.why})"
+                + (f"; {self.then}" if self.then else ""))
+
+
+def no_work_note(path: str | os.PathLike, unstarted: str) -> CheckpointNote:
+    """A file that holds no work (:func:`unstarted_file` says what it is), written afresh."""
+    return CheckpointNote(path, "no work", "written afresh", unstarted)
+
+
+def not_resumed_note(path: str | os.PathLike, holds: str, why: str, beside: str = "this run starts afresh",
+                     resume: str = "") -> CheckpointNote:
+    """Another job's work, or an older job's, which this run does not resume: it works ``beside`` it (``this run
+    solves the 4 it lacks``), the old lines staying in the file; ``resume`` says how a run resumes it, where one can."""
+    return CheckpointNote(path, holds, "not resumed", why,
+                          f"{beside} beside them, which stay in the file" + (f"; {resume}" if resume else ""))
 
 
 #: A write's errors of a file that cannot grow: a full disk, a quota, the largest file allowed (:func:`write_error_fix`
@@ -254,7 +289,7 @@ class Journal:
         unstarted = unstarted_file(self.path, (HEADER_START,))
         if unstarted is not None:
             self._afresh = True
-            self._afresh_note = f"{shown_name(self.path)}: {unstarted}; it holds no work, so the run writes it afresh"
+            self._afresh_note = str(no_work_note(self.path, unstarted))
             return
         self._check_first_line()  # the file may be someone else's: refused untouched
         self._torn = torn_tail(self.path)  # trimmed later (_write, close): one that met the limit may be kept
@@ -486,15 +521,15 @@ def unstarted_file(path: str | os.PathLike, starts: Sequence[bytes]) -> str | No
     """What a file that holds no work is (a journal, a batch output: made empty, or its writer stopped, killed or out
     of room, before its first line was whole), or None for any other: empty, or no line end and only the start of
     one of the ways its first line starts (``starts``), or such a start and more (the first line cut short further
-    on). Such a file is written afresh, said with these words: the one rule of the checkpoint and of the batch
+    on). Such a file is written afresh, said by :func:`no_work_note`: the one rule of the checkpoint and of the batch
     output."""
     with open(path, "rb") as stream:
         first = stream.read(MAX_HEADER_LINE + 1)
     if not first:
         return "empty"
     if b"\n" not in first and any(start.startswith(first) or first.startswith(start) for start in starts):
-        return (f"only the start of its first line ({len(first):,} byte{'s' if len(first) > 1 else ''}: its writer "
-                "stopped while it wrote it)")
+        return (f"only the start of its first line, {len(first):,} byte{'s' if len(first) > 1 else ''}: its writer "
+                "stopped while it wrote it")
     return None
 
 
@@ -589,5 +624,6 @@ def journalled_by_job(checkpoint: str | os.PathLike, jobs: Mapping[Hashable, Seq
     return {name: held.get(name, SpanSet()) for name in jobs}
 
 
-__all__ = ["Journal", "Span", "SpanSet", "journalled_by_job", "journalled_samples", "room_refusal", "same_job",
-           "samples_held", "torn_tail", "trim_partial_line", "unstarted_file"]
+__all__ = ["CheckpointNote", "Journal", "Span", "SpanSet", "Verdict", "journalled_by_job", "journalled_samples",
+           "no_work_note", "not_resumed_note", "room_refusal", "same_job", "samples_held", "torn_tail",
+           "trim_partial_line", "unstarted_file"]

@@ -34,7 +34,7 @@ from typing import Any, Callable, Iterator, Mapping, Sequence, SupportsIndex, ca
 
 from .analysis import SCHEMA
 from .bots import WHAT_A_BOT_IS, Bot, SamplingBot, bot_source, is_bot, is_stich_bot
-from .checkpoint import Journal, Span, SpanSet
+from .checkpoint import CheckpointNote, Journal, Span, SpanSet, not_resumed_note
 from .diagram import card_names
 from .errors import StichError, integral, is_whole_number, listed, quoted, shown_name
 from .games import get_game
@@ -787,16 +787,18 @@ def other_matches_text(journal: Journal) -> str | None:
     """What a checkpoint that holds other matches and not this one says (None where it holds this one, or nothing
     else): without it a rerun with one setting changed starts over beside the match it meant to resume, unsaid. A
     sampling bot's ``card_time`` of 0.0 there is named: ``--card-time 0`` once meant one sample a card (a deadline
-    already past), which ``sampling:1`` plays now; 0 is no deadline now, so that match is never this one."""
+    already past), which ``sampling:1`` plays now and resumes (:func:`card_time_zero_as_sampling_1`); 0 is no
+    deadline now."""
     if journal.holds_this_job or not journal.other_jobs:
         return None
     count = journal.other_jobs
-    text = (f"{shown_name(journal.path)}: holds {count:,} other {'match' if count == 1 else 'matches'} (not resumed: "
-            f"{'its' if count == 1 else 'their'} bots or settings differ)")
-    if any(map(_has_card_time_zero, journal.other_identities)):
-        text += ("; a sampling bot's card_time 0.0 there is an old --card-time 0, one sample a card, which the bot "
-                 "sampling:1 plays now (--card-time 0 is no deadline)")
-    return text
+    old = any(map(_has_card_time_zero, journal.other_identities))
+    return str(not_resumed_note(
+        journal.path, f"{count:,} other {'match' if count == 1 else 'matches'}",
+        f"{'its' if count == 1 else 'their'} bots or settings differ",
+        resume="a sampling bot's card_time 0.0 there is an old --card-time 0, one sample a card (--card-time 0 is no "
+               "deadline now): with the bot sampling:1 in its place a match of the same settings resumes it"
+               if old else ""))
 
 
 def _has_card_time_zero(identity: Mapping[str, Any]) -> bool:
@@ -821,7 +823,7 @@ def card_time_zero_as_sampling_1(header: Mapping[str, Any]) -> dict[str, Any] | 
     ``sampling:1`` plays every card of those boards the same."""
     match = header.get("match")
     players = match.get("bots") if isinstance(match, dict) else None
-    if not isinstance(players, list) or not any(map(_is_card_time_zero, players)):
+    if not isinstance(match, dict) or not isinstance(players, list) or not any(map(_is_card_time_zero, players)):
         return None
     now = [["sampling:1", 1, *player[2:4], *player[5:]] if _is_card_time_zero(player) else player
            for player in players]
@@ -853,19 +855,23 @@ def mixed_builds_text(builds: Mapping[str, int]) -> str | None:
     return f"boards by {count} engine builds: {_builds_parts(builds)}"
 
 
-def resumed_builds_text(kept: Mapping[str, int]) -> str | None:
-    """``resuming boards played by another engine build: 4 by 0123456789ab; this one is 9876543210fe, so the
-    match will mix builds`` where a checkpoint's boards (``kept``: boards by build) were played by another build than
-    this one, which will play the boards left; else None. Said when the resume starts, not only in the report.
-    Boards only of a build the checkpoint did not record may be this build's: the match then "may" mix builds."""
+def resumed_builds_text(kept: Mapping[str, int], path: str | os.PathLike) -> str | None:
+    """``m.ckpt: holds boards played by another engine build, resumed (4 by 0123456789ab; this one is 9876543210fe);
+    the match will mix builds`` where the boards of the checkpoint at ``path`` (``kept``: boards by build) were
+    played by another build than this one, which will play the boards left; else None. Said when the resume starts,
+    not only in the report. Boards only of a build the checkpoint did not record may be this build's: the match then
+    "may" mix builds."""
     others = {build: count for build, count in kept.items() if build != engine_build()}
     if not others:
         return None
     if set(others) == {UNKNOWN_BUILD}:
-        return (f"resuming boards played by {UNRECORDED_BUILD}: "
-                f"{others[UNKNOWN_BUILD]}; this one is {engine_build()}, so the match may mix builds")
-    return (f"resuming boards played by another engine build: {_builds_parts(others)}; this one is {engine_build()}, "
-            "so the match will mix builds")
+        count = others[UNKNOWN_BUILD]
+        return str(CheckpointNote(path, f"boards played by {UNRECORDED_BUILD}", "resumed",
+                                  f"{count:,} board{'' if count == 1 else 's'}; this one is {engine_build()}",
+                                  "the match may mix builds"))
+    builds = "another engine build" if len(others) == 1 else "other engine builds"
+    return str(CheckpointNote(path, f"boards played by {builds}", "resumed",
+                              f"{_builds_parts(others)}; this one is {engine_build()}", "the match will mix builds"))
 
 
 def _builds_parts(builds: Mapping[str, int]) -> str:
@@ -1114,7 +1120,8 @@ def play_match(game: str | type[Game], bots: Sequence[Bot], *, boards: int = 10,
                 for deal in resumed(number, span, document):
                     place(deal)
 
-            mixing = resumed_builds_text(builds()) if not all(done[1:]) else None
+            mixing = resumed_builds_text(builds(), checkpoint) \
+                if checkpoint is not None and not all(done[1:]) else None
             if mixing is not None and notice is not None:  # boards are left for this build to play
                 notice(mixing)
 

@@ -1624,8 +1624,8 @@ def test_bench_completed_removes_the_partial_run_an_interrupt_left_beside_its_ou
     assert beside.read_text() == kept
     result = runner.invoke(app, command)
     assert result.exit_code == 0 and not beside.exists() and "partial" not in json.loads(baseline.read_text())
-    assert (f"stich: bench: {beside}: removed: the lines a run stopped by the interrupt finished, each measured again "
-            "by this run") in " ".join(result.stderr.split())
+    assert (f"stich: bench: {beside}: holds the lines a run stopped by the interrupt finished, removed (each measured "
+            "again by this run)") in " ".join(result.stderr.split())
 
 
 def test_bench_completed_leaves_a_run_partial_json_that_is_no_partial_run_alone(second_line_interrupted, tmp_path):
