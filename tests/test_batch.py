@@ -1111,8 +1111,8 @@ def test_an_output_cut_inside_its_first_line_is_solved_afresh(tmp_path: Path, ke
     with pytest.warns(StichWarning) as said:
         summary = solve_batch(source, out, workers=1)
     assert [str(warning.message) for warning in said] == [
-        f"{out}: holds no work, written afresh (only the start of its first line, {kept} byte{'s' if kept > 1 else ''}: "
-        "its writer stopped while it wrote it)"]
+        f"{out}: holds no work, written afresh (only the start of its first line, {kept} "
+        f"byte{'s' if kept > 1 else ''}: its writer stopped while it wrote it)"]
     assert (summary.solved, summary.skipped) == (2, 0)
     assert [line["key"] for line in _lines(out)] == [line["key"] for line in _lines(whole)]
 

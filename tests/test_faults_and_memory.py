@@ -481,7 +481,7 @@ def test_a_checkpoint_cut_inside_its_header_is_written_afresh(tmp_path: Path, ke
     journal = tmp_path / "cut.ckpt"
     header = whole.read_bytes().split(b"\n")[0]
     journal.write_bytes(header[:kept])
-    with pytest.warns(StichWarning, match=rf"holds no work, written afresh \(only the start of its first line, "
+    with pytest.warns(StichWarning, match=r"holds no work, written afresh \(only the start of its first line, "
                                           rf"{kept:,} bytes?: its writer stopped while it wrote it\)$"):
         again = sampling.analyse_hand(**{**ANALYSIS, "samples": 10}, workers=1, checkpoint=journal)
     assert _report(again) == _report(first)
