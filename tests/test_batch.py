@@ -634,7 +634,8 @@ def test_an_output_moved_with_its_input_resumes(tmp_path: Path) -> None:
         f"({(moved / 'deals.tbn').resolve()} holds their records)"]
     (moved / "renamed.tbn").write_bytes(source.read_bytes())
     (moved / "r.jsonl").write_bytes(half)
-    assert solve_batch(moved / "renamed.tbn", moved / "r.jsonl", workers=1).skipped == 3
+    with pytest.warns(StichWarning, match="holds answers written for"):
+        assert solve_batch(moved / "renamed.tbn", moved / "r.jsonl", workers=1).skipped == 3
     with pytest.raises(StichError, match="this output answers .*without --cards.*, not .*with --cards"):
         solve_batch(moved / "renamed.tbn", moved / "r.jsonl", workers=1, cards=True)
     other = tmp_path / "other"
