@@ -24,7 +24,6 @@ from rich.table import Table
 from rich.text import Text
 
 from solver.analysis import SCHEMA
-from solver.checkpoint import CheckpointNote
 from solver.errors import StichError, shown_name, source_name
 from solver.files import json_kind
 from solver.games import get_game
@@ -165,6 +164,8 @@ def remove_partial_beside(save: Path, compare: Path | None, measured: Collection
     says it too), where it is such a run (a regular file holding a run marked ``partial``) all of whose lines this
     run ``measured`` again, and not the run just compared with (``--compare``, by its name or as standard input).
     Anything else by that name (a user's own file, a folder, the lines of other games) is left alone, unsaid."""
+    from solver.checkpoint import CheckpointNote  # not for --help
+
     if is_stdout(save):
         return
     beside = partial_beside(save)
