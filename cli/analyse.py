@@ -639,7 +639,7 @@ def unresumed_note(checkpoint: Path, setup: AdviceSetup, others: tuple[str, ...]
               if len(others) > 1 else "")
     return "stich: analyse: " + str(not_resumed_note(
         checkpoint, f"{plural(done, 'sample')} of this advice over other contracts ({', '.join(others)})",
-        f"{why}: every contract is settled on the same samples", resume=resume))
+        f"{why}: every contract is settled on the same samples", resume=resume, one=done == 1))
 
 
 def advise_cards(position: Position, seat: int, *, known: dict | None, samples: int, seed: int,

@@ -159,11 +159,13 @@ def no_work_note(path: str | os.PathLike, unstarted: str) -> CheckpointNote:
 
 
 def not_resumed_note(path: str | os.PathLike, holds: str, why: str, beside: str = "this run starts afresh",
-                     resume: str = "") -> CheckpointNote:
+                     resume: str = "", one: bool = False) -> CheckpointNote:
     """Another job's work, or an older job's, which this run does not resume: it works ``beside`` it (``this run
-    solves the 4 it lacks``), the old lines staying in the file; ``resume`` says how a run resumes it, where one can."""
+    solves the 4 it lacks``), the old lines staying in the file; ``resume`` says how a run resumes it, where one can.
+    ``one``: ``holds`` is one thing (1 sample, 1 other match), said as "it"."""
+    them = "it, which stays" if one else "them, which stay"
     return CheckpointNote(path, holds, "not resumed", why,
-                          f"{beside} beside them, which stay in the file" + (f"; {resume}" if resume else ""))
+                          f"{beside} beside {them} in the file" + (f"; {resume}" if resume else ""))
 
 
 #: A write's errors of a file that cannot grow: a full disk, a quota, the largest file allowed (:func:`write_error_fix`

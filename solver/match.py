@@ -798,7 +798,7 @@ def other_matches_text(journal: Journal) -> str | None:
         f"{'its' if count == 1 else 'their'} bots or settings differ",
         resume="a sampling bot's card_time 0.0 there is an old --card-time 0, one sample a card (--card-time 0 is no "
                "deadline now): with the bot sampling:1 in its place a match of the same settings resumes it"
-               if old else ""))
+               if old else "", one=count == 1))
 
 
 def _has_card_time_zero(identity: Mapping[str, Any]) -> bool:

@@ -1142,7 +1142,7 @@ def older_job_notices(checkpoint: str | os.PathLike, older: Sequence[Mapping[str
     held = journalled_samples(checkpoint, older).count()
     lacked = f"the {again:,} it lacks" if again > 1 else "the one it lacks"
     return [(str(not_resumed_note(checkpoint, f"{held:,} sample{'' if held == 1 else 's'} of this {what}", written,
-                                  f"this run solves {lacked}")), StichWarning)]
+                                  f"this run solves {lacked}", one=held == 1)), StichWarning)]
 
 
 def record_scoring(position: Position, pot: int | None = None) -> tuple[str | None, int | None]:

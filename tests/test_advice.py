@@ -443,8 +443,9 @@ def test_a_card_advice_checkpoint_from_before_the_bonus_odds_is_said_to_be_solve
 def _without_bonus_odds_said(journal, held: int, lacked: int) -> str:
     """The warning that ``lacked`` samples of a checkpoint's ``held`` written without bonus odds are solved again."""
     lacks = f"the {lacked} it lacks" if lacked > 1 else "the one it lacks"
+    them = "them, which stay" if held > 1 else "it, which stays"
     return (f"{journal}: holds {held} sample{'s' if held > 1 else ''} of this card advice, not resumed (written "
-            f"without bonus odds, which hold none); this run solves {lacks} beside them, which stay in the file")
+            f"without bonus odds, which hold none); this run solves {lacks} beside {them} in the file")
 
 
 def test_the_samples_without_bonus_odds_said_are_those_the_job_with_them_lacks(tmp_path):

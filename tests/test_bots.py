@@ -1115,7 +1115,7 @@ def test_the_cli_match_names_an_old_card_time_0_in_a_checkpoint_it_does_not_resu
     rerun = run(*args, "--card-time", "0")
     said = [line for line in rerun.stderr.splitlines() if "other match" in line]
     assert said == [f"stich: match: {journal}: holds 1 other match, not resumed (its bots or settings differ); this "
-                    "run starts afresh beside them, which stay in the file; a sampling bot's card_time 0.0 there is an "
+                    "run starts afresh beside it, which stays in the file; a sampling bot's card_time 0.0 there is an "
                     "old --card-time 0, one sample a card (--card-time 0 is no deadline now): with the bot sampling:1 "
                     "in its place a match of the same settings resumes it"]
     assert "other match" not in run(*args, "--card-time", "0").stderr  # its own match now: resumed, unsaid
