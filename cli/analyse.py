@@ -630,15 +630,16 @@ def advise(game: str, hand: str, seat: int, contracts: str, *, known: dict, samp
 def unresumed_note(checkpoint: Path, setup: AdviceSetup, others: tuple[str, ...], done: int) -> str:
     """Why the advice of another list of contracts in the checkpoint is not resumed, and how to resume it."""
     from solver.advice import PASS
+    from solver.checkpoint import not_resumed_note
 
     others = tuple(dict.fromkeys(others))  # --each-announcement lists a contract once per announcement
     why = (f"written before 'pass' was offered to seat {setup.seat}" if set(setup.contracts) - set(others) == {PASS}
            and set(others) <= set(setup.contracts) else "another list")
-    return (f"stich: analyse: {shown_name(checkpoint)} holds {plural(done, 'sample')} of this advice over other "
-            f"contracts ({', '.join(others)}; {why}): they are not resumed, since every contract is settled on the "
-            "same samples, so this run starts afresh beside them"
-            + (f"; --contract \"{', '.join(others)}\"{' --each-announcement' if setup.announced else ''} resumes "
-               "them" if len(others) > 1 else ""))
+    resume = (f"--contract \"{', '.join(others)}\"{' --each-announcement' if setup.announced else ''} resumes them"
+              if len(others) > 1 else "")
+    return "stich: analyse: " + str(not_resumed_note(
+        checkpoint, f"{plural(done, 'sample')} of this advice over other contracts ({', '.join(others)})",
+        f"{why}: every contract is settled on the same samples", resume=resume, one=done == 1))
 
 
 def advise_cards(position: Position, seat: int, *, known: dict | None, samples: int, seed: int,

@@ -17,7 +17,7 @@ from solver.interrupts import begin_stop, restore_signals, stop_signals_taken
 from solver.limits import MAX_CHUNK_SIZE, MAX_WORKER_MEMORY_MB, MIN_WORKER_MEMORY_MB
 
 from .errors import (EXIT_BAD_INPUT, EXIT_INTERRUPTED, RecordMessages, file_name, input_errors, message,
-                     say_interrupted)
+                     say_interrupted, warnings_said)
 from .options import (ALL_MESSAGES, CAPPED_POOL, DASK_VERBOSE, OBJECTIVES, POOL_TABLE_MB, POOL_THREADS, POT, SCHEDULER,
                       WORKER_WAIT, engine_for, output_file, parse_variant_options, pool_options, variant_examples,
                       workers_option)
@@ -147,7 +147,7 @@ def batch(
     kept_in = (f"every one is an error line on {shown_name(out)}" if stream else
                f"every one is an error line in {shown_name(out)}, which a rerun tries again")
     try:
-        with input_errors(), _Bar() as progress:
+        with input_errors(), warnings_said("batch"), _Bar() as progress:
             summary = solve_batch(file, out, objectives=objective or None, cards=cards, workers=workers,
                                   scheduler=scheduler, chunk_size=chunk_size, variant=flags or None,
                                   progress=progress, memory_mb=worker_memory,
@@ -174,7 +174,7 @@ def batch(
         message(f"stich: {no_records_said(str(file), summary.comments_alone, summary.lines_read)}")
         raise typer.Exit(EXIT_BAD_INPUT)
     if summary.stale:
-        message(f"stich: {stale_text(summary)}")
+        message(f"stich: batch: {stale_text(summary)}")
     for note in notes_text(summary):
         message(f"stich: {note}")
     message(f"stich: {summary_text(summary)}")

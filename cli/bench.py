@@ -89,6 +89,10 @@ def save_run(save: Path, run: Document) -> None:
         stream.write("\n")
 
 
+#: What the file beside a bench run's ``--out FILE`` holds (:func:`partial_beside`), as its notes name it.
+PARTIAL_LINES = "the lines a run stopped by the interrupt finished"
+
+
 def partial_beside(save: Path) -> Path:
     """``FILE.partial.json``, beside ``--out FILE``: where an interrupted run's finished lines go when FILE holds a
     whole run (:func:`partial_target`)."""
@@ -160,6 +164,8 @@ def remove_partial_beside(save: Path, compare: Path | None, measured: Collection
     says it too), where it is such a run (a regular file holding a run marked ``partial``) all of whose lines this
     run ``measured`` again, and not the run just compared with (``--compare``, by its name or as standard input).
     Anything else by that name (a user's own file, a folder, the lines of other games) is left alone, unsaid."""
+    from solver.checkpoint import CheckpointNote  # not for --help
+
     if is_stdout(save):
         return
     beside = partial_beside(save)
@@ -180,11 +186,10 @@ def remove_partial_beside(save: Path, compare: Path | None, measured: Collection
     except FileNotFoundError:
         return
     except OSError as error:  # the run is saved whole: this is only said
-        message(f"{command}: {beside}: the finished lines of a run stopped by the interrupt, out of date now, could "
-                f"not be removed ({error.strerror})")
+        unremoved = CheckpointNote(beside, f"{PARTIAL_LINES}, out of date now", "not removed", str(error.strerror))
+        message(f"{command}: {unremoved}")
         return
-    message(f"{command}: {beside}: removed: the lines a run stopped by the interrupt finished, each measured again "
-            "by this run")
+    message(f"{command}: {CheckpointNote(beside, PARTIAL_LINES, 'removed', 'each measured again by this run')}")
 
 
 def stopped_early_text(partial: Document) -> str:

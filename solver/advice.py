@@ -196,8 +196,8 @@ def older_tricks_notices(checkpoint: str | os.PathLike, named: Sequence[Mapping[
     it: older still are :func:`older_pot_0_notices`'): they hold no tricks, so they are solved again."""
     if not any("tie_break" in header for header in named):
         return []
-    return older_job_notices(checkpoint, _older_headers(named, "tie_break"), named, samples,
-                             f"of this {what} written before it counted the {items}' tricks, which rank an equal win")
+    return older_job_notices(checkpoint, _older_headers(named, "tie_break"), named, samples, what,
+                             f"written before it counted the {items}' tricks, which rank an equal win")
 
 
 def older_pot_0_notices(checkpoint: str | os.PathLike, named: Sequence[Mapping[str, Any]], samples: int,
@@ -208,8 +208,8 @@ def older_pot_0_notices(checkpoint: str | os.PathLike, named: Sequence[Mapping[s
     said so, true of both. Nothing where the headers have no such field."""
     if not any("pot_0_wins" in header for header in named):
         return []
-    return older_job_notices(checkpoint, _older_headers(named, "pot_0_wins"), named, samples,
-                             f"of this {what} written before its header named how a win at pot 0 is counted")
+    return older_job_notices(checkpoint, _older_headers(named, "pot_0_wins"), named, samples, what,
+                             "written before its header named how a win at pot 0 is counted")
 
 
 def advice_identity(setup: AdviceSetup) -> tuple[dict[str, Any], list[dict[str, Any]]]:
@@ -1350,8 +1350,8 @@ def _older_card_jobs(checkpoint: str | os.PathLike, key: Mapping[str, Any], iden
     notices = older_pot_0_notices(checkpoint, named, samples, "card advice")
     notices += older_tricks_notices(checkpoint, named, samples, "card advice", "cards")
     if key.get("bonuses"):
-        notices += older_job_notices(checkpoint, _older_headers(named, "bonuses"), named, samples,
-                                     "of this card advice written without bonus odds, which hold none")
+        notices += older_job_notices(checkpoint, _older_headers(named, "bonuses"), named, samples, "card advice",
+                                     "written without bonus odds, which hold none")
     return notices
 
 

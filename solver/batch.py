@@ -41,8 +41,8 @@ from pathlib import Path
 from typing import IO, Any, Callable, Iterable, Iterator, Mapping, NamedTuple, Sequence
 
 from .analysis import SCHEMA, solve_report
-from .checkpoint import (KEPT_ERRORS, NOT_WRITABLE_ERRORS, room_refusal, torn_tail, trim_partial_line, unstarted_file,
-                         write_error_fix)
+from .checkpoint import (KEPT_ERRORS, NOT_WRITABLE_ERRORS, CheckpointNote, no_work_note, room_refusal, torn_tail,
+                         trim_partial_line, unstarted_file, write_error_fix)
 from .errors import InvalidDealError, ParseError, StichError, did_you_mean, is_token_list, is_whole_number, shown_name
 from .files import (atomic_file, is_stream_output, json_line_fault, json_text, locked_while_written, names_stdout,
                     read_once_kind, remove_stale_temporaries)
@@ -57,7 +57,7 @@ from .search.engine import EngineSolver
 from .limits import MAX_CHUNK_SIZE
 from .variant import Variant, value_text
 from .workers import (DEFAULT_WORKER_WAIT_SECONDS, Notify, Pool, local_workers, out_of_memory_text, run_pool,
-                      run_serial, serial_threads, table_does_not_fit, worker_engine)
+                      run_serial, serial_threads, table_does_not_fit, warn_caller, worker_engine)
 
 #: Called with (lines written in this run, lines this run has to write): with 0 once what is left is counted, then
 #: after each written line.
@@ -214,10 +214,10 @@ def stale_text(summary: BatchSummary) -> str | None:
     ids = ", ".join(summary.stale_ids) + (", ..." if summary.stale > len(summary.stale_ids) else "")
     out, source = summary.out or "the output", summary.source or "the input"
     if summary.stale == 1:
-        return (f"1 line of {shown_name(out)} answers a record no longer in {shown_name(source)} (its id {ids}): it "
-                "stays; remove it or write to a new file")
-    return (f"{summary.stale:,} lines of {shown_name(out)} answer records no longer in {shown_name(source)} (their "
-            f"ids {ids}): they stay; remove them or write to a new file")
+        return str(CheckpointNote(out, f"1 line answering a record no longer in {shown_name(source)}", "kept",
+                                  f"its id {ids}", "remove it or write to a new file"))
+    return str(CheckpointNote(out, f"{summary.stale:,} lines answering records no longer in {shown_name(source)}",
+                              "kept", f"their ids {ids}", "remove them or write to a new file"))
 
 
 # --- one record --------------------------------------------------------------------------------------------------
@@ -481,7 +481,7 @@ def _tidy_output(path: Path, scan: _OutputScan) -> None:
 
 
 def _check_moved(source: str | os.PathLike, out_path: str | os.PathLike, scan: _OutputScan,
-                 asked: Mapping[str, Any], notify: Notify | None) -> None:
+                 asked: Mapping[str, Any]) -> None:
     """Accept an output written for this question of an input by another path, and say so, when it is that input
     moved or copied (with the output beside it): every such line answers a record of ``source`` (records are
     recognised by their text, wherever the file is). Otherwise it is another file's output, refused, even under the
@@ -501,9 +501,8 @@ def _check_moved(source: str | os.PathLike, out_path: str | os.PathLike, scan: _
         raise StichError(f"{shown_name(out_path)}: this output answers {_describe({**asked, 'source': first})}, not "
                          f"{_describe(asked)}, and {missing} in {shown_name(source)}; rerun with the same input, or "
                          "choose another --out file")
-    if notify is not None:
-        notify(f"{shown_name(out_path)} was written for {old}; resuming with {shown_name(asked['source'])}, whose "
-               "records it answers")
+    warn_caller(str(CheckpointNote(out_path, f"answers written for {old}", "resumed",
+                                   f"{shown_name(asked['source'])} holds their records")))
 
 
 def _defaults_left_out(written: Any, asked: Mapping[str, Any]) -> str:
@@ -777,8 +776,10 @@ def solve_batch(source: str | os.PathLike, out_path: str | os.PathLike, *, objec
 
     Every line carries the record's ``key`` (:func:`record_key`) and what the run ``asked`` (the input file's real
     path, objectives, cards, variant flags): a rerun skips the keys already solved and refuses an output written
-    for another question, though not for the same question of the same file moved (:func:`_check_moved`, told to
-    ``notify``); a second run on an output in use is refused too (:func:`solver.files.locked_while_written`). The
+    for another question, though not for the same question of the same file moved (:func:`_check_moved`). What the
+    run says of the output's lines (that question moved, lines repeated, an output of no work written afresh) is a
+    :class:`~solver.errors.StichWarning` (:class:`~solver.checkpoint.CheckpointNote`), as a checkpoint's is; a
+    second run on an output in use is refused too (:func:`solver.files.locked_while_written`). The
     summary counts the duplicates of a record above and the lines that answer no record of the file any more.
     ``source`` is read more than once (to count, to judge an output written for another path, on a rerun), so one
     that can be read only once (a named pipe, /dev/stdin on a pipe, a device) is refused before it is opened.
@@ -823,17 +824,17 @@ def solve_batch(source: str | os.PathLike, out_path: str | os.PathLike, *, objec
             remove_stale_temporaries(out_path)  # a rewrite killed half way (the lock says no run is at work on it)
             scan = _scan_output(Path(out_path), asked, moved=True)
             if scan.elsewhere:
-                _check_moved(source, out_path, scan, asked, notify)
+                _check_moved(source, out_path, scan, asked)
             _tidy_output(Path(out_path), scan)
             refusal = room_refusal(out_path, scan.longest, scan.torn, "nothing solved", "another --out file")
             # before any record is solved for nothing, its lines kept; a complete output has nothing to write
             if refusal is not None and not _answers_every_record(source, scan.keys):
                 raise StichError(refusal)
-            if not new and notify is not None and os.path.isfile(out_path) \
+            if not new and os.path.isfile(out_path) \
                     and (unstarted := unstarted_file(out_path, BATCH_LINE_STARTS)) is not None:
-                notify(f"{shown_name(out_path)}: {unstarted}; it holds no work, so the run writes it afresh")
-            if scan.repeated and notify is not None:
-                notify(repeated_text(out_path, scan.repeated))
+                warn_caller(str(no_work_note(out_path, unstarted)))
+            if scan.repeated:
+                warn_caller(repeated_text(out_path, scan.repeated))
             if scan.torn:
                 trim_partial_line(out_path)
             question = Question(objectives, cards, dict(variant) if variant else None, asked, pot)
@@ -848,9 +849,9 @@ def repeated_text(out_path: str | os.PathLike, repeated: int) -> str:
     """What a run says of an output whose solved lines repeat a record's key (two outputs concatenated): the run
     counts each record once, a reader of the file would count it twice."""
     lines = "1 line" if repeated == 1 else f"{repeated:,} lines"
-    return (f"{shown_name(out_path)}: {lines} answer a record answered on a line above (the same key): they stay, "
-            "and a reader of the file counts those records twice; keep the first line of each key, or write to a "
-            "new file")
+    return str(CheckpointNote(out_path, f"{lines} repeating the key of a line above", "kept",
+                              "a reader of the file counts those records twice",
+                              "keep the first line of each key, or write to a new file"))
 
 
 def _answers_every_record(source: str | os.PathLike, done: set[str]) -> bool:

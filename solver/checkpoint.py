@@ -36,7 +36,7 @@ from array import array
 from bisect import bisect_right
 from io import FileIO
 from pathlib import Path
-from typing import Any, Callable, Hashable, Iterable, Iterator, Mapping, NamedTuple, Sequence
+from typing import Any, Callable, Hashable, Iterable, Iterator, Literal, Mapping, NamedTuple, Sequence
 
 from .errors import FileError, FileRefusedError, JournalWriteError, shown_name
 from .files import json_line_fault, lock_beside, read_once_kind
@@ -131,6 +131,43 @@ class SpanSet:
             yield start, end
 
 
+#: What a run does with work a checkpoint holds that is not simply its own (:class:`CheckpointNote`).
+Verdict = Literal["resumed", "not resumed", "written afresh", "kept", "removed", "not removed"]
+
+
+class CheckpointNote(NamedTuple):
+    """What a run says of work a checkpoint holds other than its own to resume as asked (a journal of analyse or
+    match, a batch's output, the lines a stopped bench run left beside its output): one shape for every command, so
+    that the same case reads the same in each, ``FILE: holds WHAT, VERDICT (WHY); THEN``, said once on stderr after
+    the command's name (``stich: match: m.ckpt: holds 2 other matches, not resumed (their bots or settings differ);
+    this run starts afresh beside them, which stay in the file``). ``then`` is what follows from it or mends it."""
+
+    path: str | os.PathLike
+    holds: str
+    verdict: Verdict
+    why: str
+    then: str = ""
+
+    def __str__(self) -> str:
+        return (f"{shown_name(self.path)}: holds {self.holds}, {self.verdict} ({self.why})"
+                + (f"; {self.then}" if self.then else ""))
+
+
+def no_work_note(path: str | os.PathLike, unstarted: str) -> CheckpointNote:
+    """A file that holds no work (:func:`unstarted_file` says what it is), written afresh."""
+    return CheckpointNote(path, "no work", "written afresh", unstarted)
+
+
+def not_resumed_note(path: str | os.PathLike, holds: str, why: str, beside: str = "this run starts afresh",
+                     resume: str = "", one: bool = False) -> CheckpointNote:
+    """Another job's work, or an older job's, which this run does not resume: it works ``beside`` it (``this run
+    solves the 4 it lacks``), the old lines staying in the file; ``resume`` says how a run resumes it, where one can.
+    ``one``: ``holds`` is one thing (1 sample, 1 other match), said as "it"."""
+    them = "it, which stays" if one else "them, which stay"
+    return CheckpointNote(path, holds, "not resumed", why,
+                          f"{beside} beside {them} in the file" + (f"; {resume}" if resume else ""))
+
+
 #: A write's errors of a file that cannot grow: a full disk, a quota, the largest file allowed (:func:`write_error_fix`
 #: says what mends each).
 NO_ROOM_ERRORS = (errno.ENOSPC, errno.EDQUOT, errno.EFBIG)
@@ -158,17 +195,22 @@ class Journal:
     header may differ in and still be this job's (an analysis's ``samples``), and ``end`` the first number past the
     job: a span that goes past it was written by a longer run, and is not read (its numbers are done again). A header
     is this job's when its fields are the job's exactly (:func:`same_job`): one that adds a field (card advice that
-    tallies bonuses) is another job's."""
+    tallies bonuses) is another job's. ``older`` reads a header as the identity it names now where an older stich
+    wrote that job otherwise (a match's deadline of 0, one sample a card, is the bot ``sampling:1`` now), or gives
+    None: its spans are this job's when that identity is (one an alias cannot list, since the old header holds a
+    value of any kind the job no longer has)."""
 
     def __init__(self, path: str | os.PathLike, identity: Mapping[str, Any], holder: str = "stich analyse",
                  aliases: Sequence[Mapping[str, Any]] = (), varying: Sequence[str] = (),
-                 end: int | None = None) -> None:
+                 end: int | None = None,
+                 older: Callable[[Mapping[str, Any]], Mapping[str, Any] | None] | None = None) -> None:
         self.path = Path(path)
         self.identity = json.loads(json.dumps(dict(identity)))  # as it reads back
         self.key = _key_of(self.identity)
         self._known = {self.key: self.identity} | {_key_of(alias): alias
                                                     for alias in (json.loads(json.dumps(dict(a))) for a in aliases)}
         self._varying = frozenset(varying)
+        self._older = older
         self._end = MAX_SPAN_END if end is None else end
         self._done: array[int] = array("q")  # the offset in the file of each line done() yields
         self._numbers: array[int] = array("q")  # and its line number, for messages naming it
@@ -249,7 +291,7 @@ class Journal:
         unstarted = unstarted_file(self.path, (HEADER_START,))
         if unstarted is not None:
             self._afresh = True
-            self._afresh_note = f"{shown_name(self.path)}: {unstarted}; it holds no work, so the run writes it afresh"
+            self._afresh_note = str(no_work_note(self.path, unstarted))
             return
         self._check_first_line()  # the file may be someone else's: refused untouched
         self._torn = torn_tail(self.path)  # trimmed later (_write, close): one that met the limit may be kept
@@ -307,8 +349,11 @@ class Journal:
         self.holds_this_job = bool(found)
 
     def _is_this_job(self, header: Mapping[str, Any]) -> bool:
-        """Whether a header names this job (or an alias of it), its ``varying`` fields aside."""
-        return any(same_job(header, known, self._varying) for known in self._known.values())
+        """Whether a header names this job (or an alias of it), its ``varying`` fields aside, as written or as
+        ``older`` reads it."""
+        now = self._older(header) if self._older is not None else None
+        return any(same_job(read, known, self._varying) for known in self._known.values()
+                   for read in ((header,) if now is None else (header, now)))
 
     def check_room(self, untouched: str) -> None:
         """FileRefusedError when no line should be appended now (:func:`room_refusal`): asked by a run that has work
@@ -478,15 +523,15 @@ def unstarted_file(path: str | os.PathLike, starts: Sequence[bytes]) -> str | No
     """What a file that holds no work is (a journal, a batch output: made empty, or its writer stopped, killed or out
     of room, before its first line was whole), or None for any other: empty, or no line end and only the start of
     one of the ways its first line starts (``starts``), or such a start and more (the first line cut short further
-    on). Such a file is written afresh, said with these words: the one rule of the checkpoint and of the batch
+    on). Such a file is written afresh, said by :func:`no_work_note`: the one rule of the checkpoint and of the batch
     output."""
     with open(path, "rb") as stream:
         first = stream.read(MAX_HEADER_LINE + 1)
     if not first:
         return "empty"
     if b"\n" not in first and any(start.startswith(first) or first.startswith(start) for start in starts):
-        return (f"only the start of its first line ({len(first):,} byte{'s' if len(first) > 1 else ''}: its writer "
-                "stopped while it wrote it)")
+        return (f"only the start of its first line, {len(first):,} byte{'s' if len(first) > 1 else ''}: its writer "
+                "stopped while it wrote it")
     return None
 
 
@@ -581,5 +626,6 @@ def journalled_by_job(checkpoint: str | os.PathLike, jobs: Mapping[Hashable, Seq
     return {name: held.get(name, SpanSet()) for name in jobs}
 
 
-__all__ = ["Journal", "Span", "SpanSet", "journalled_by_job", "journalled_samples", "room_refusal", "same_job",
-           "samples_held", "torn_tail", "trim_partial_line", "unstarted_file"]
+__all__ = ["CheckpointNote", "Journal", "Span", "SpanSet", "Verdict", "journalled_by_job", "journalled_samples",
+           "no_work_note", "not_resumed_note", "room_refusal", "same_job", "samples_held", "torn_tail",
+           "trim_partial_line", "unstarted_file"]

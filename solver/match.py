@@ -34,7 +34,7 @@ from typing import Any, Callable, Iterator, Mapping, Sequence, SupportsIndex, ca
 
 from .analysis import SCHEMA
 from .bots import WHAT_A_BOT_IS, Bot, SamplingBot, bot_source, is_bot, is_stich_bot
-from .checkpoint import Journal, Span, SpanSet
+from .checkpoint import CheckpointNote, Journal, Span, SpanSet, not_resumed_note
 from .diagram import card_names
 from .errors import StichError, integral, is_whole_number, listed, quoted, shown_name
 from .games import get_game
@@ -787,26 +787,47 @@ def other_matches_text(journal: Journal) -> str | None:
     """What a checkpoint that holds other matches and not this one says (None where it holds this one, or nothing
     else): without it a rerun with one setting changed starts over beside the match it meant to resume, unsaid. A
     sampling bot's ``card_time`` of 0.0 there is named: ``--card-time 0`` once meant one sample a card (a deadline
-    already past), which ``sampling:1`` plays; 0 is no deadline, so that match is never this one."""
+    already past), which ``sampling:1`` plays and resumes (:func:`card_time_zero_as_sampling_1`); 0 is no deadline,
+    so that match is never this one."""
     if journal.holds_this_job or not journal.other_jobs:
         return None
     count = journal.other_jobs
-    text = (f"{shown_name(journal.path)}: holds {count:,} other {'match' if count == 1 else 'matches'} (not resumed: "
-            f"{'its' if count == 1 else 'their'} bots or settings differ)")
-    if any(map(_has_card_time_zero, journal.other_identities)):
-        text += ("; a sampling bot's card_time 0.0 there is an old --card-time 0, one sample a card, which the bot "
-                 "sampling:1 plays now (--card-time 0 is no deadline)")
-    return text
+    old = any(map(_has_card_time_zero, journal.other_identities))
+    return str(not_resumed_note(
+        journal.path, f"{count:,} other {'match' if count == 1 else 'matches'}",
+        f"{'its' if count == 1 else 'their'} bots or settings differ",
+        resume="a sampling bot's card_time 0.0 there is an old --card-time 0, one sample a card (--card-time 0 is no "
+               "deadline now): with the bot sampling:1 in its place a match of the same settings resumes it"
+               if old else "", one=count == 1))
 
 
 def _has_card_time_zero(identity: Mapping[str, Any]) -> bool:
     """Whether a match checkpoint's identity (as read from its header) seats a sampling bot with a deadline of 0."""
     match = identity.get("match")
     players = match.get("bots") if isinstance(match, dict) else None
-    return isinstance(players, list) and any(
-        isinstance(player, list) and len(player) > 4 and isinstance(player[0], str)
-        and player[0].startswith("sampling") and type(player[4]) in (int, float) and player[4] == 0
-        for player in players)
+    return isinstance(players, list) and any(map(_is_card_time_zero, players))
+
+
+def _is_card_time_zero(player: Any) -> bool:
+    """Whether a player of a match checkpoint's header is a sampling bot with a deadline of 0 (an old
+    ``--card-time 0``)."""
+    return (isinstance(player, list) and len(player) > 4 and isinstance(player[0], str)
+            and player[0].startswith("sampling") and type(player[4]) in (int, float) and player[4] == 0)
+
+
+def card_time_zero_as_sampling_1(header: Mapping[str, Any]) -> dict[str, Any] | None:
+    """A match checkpoint's header written with ``--card-time 0`` read as the match it is now, each such sampling
+    bot ``sampling:1`` without a deadline; None for any other header. Sound: the deadline of 0 had passed when a
+    card's first sample was solved, which always finishes, and no other was begun, so the bot played each card on
+    sample 0 alone; sample 0 is drawn from the bot's seed and the position whatever the bot's count, so
+    ``sampling:1`` plays every card of those boards the same."""
+    match = header.get("match")
+    players = match.get("bots") if isinstance(match, dict) else None
+    if not isinstance(match, dict) or not isinstance(players, list) or not any(map(_is_card_time_zero, players)):
+        return None
+    now = [["sampling:1", 1, *player[2:4], *player[5:]] if _is_card_time_zero(player) else player
+           for player in players]
+    return {**header, "match": {**match, "bots": now}}
 
 
 #: The build of boards a checkpoint kept before checkpoints named their build.
@@ -834,19 +855,23 @@ def mixed_builds_text(builds: Mapping[str, int]) -> str | None:
     return f"boards by {count} engine builds: {_builds_parts(builds)}"
 
 
-def resumed_builds_text(kept: Mapping[str, int]) -> str | None:
-    """``resuming boards played by another engine build: 4 by 0123456789ab; this one is 9876543210fe, so the
-    match will mix builds`` where a checkpoint's boards (``kept``: boards by build) were played by another build than
-    this one, which will play the boards left; else None. Said when the resume starts, not only in the report.
-    Boards only of a build the checkpoint did not record may be this build's: the match then "may" mix builds."""
+def resumed_builds_text(kept: Mapping[str, int], path: str | os.PathLike) -> str | None:
+    """``m.ckpt: holds boards played by another engine build, resumed (4 by 0123456789ab; this one is 9876543210fe);
+    the match will mix builds`` where the boards of the checkpoint at ``path`` (``kept``: boards by build) were
+    played by another build than this one, which will play the boards left; else None. Said when the resume starts,
+    not only in the report. Boards only of a build the checkpoint did not record may be this build's: the match then
+    "may" mix builds."""
     others = {build: count for build, count in kept.items() if build != engine_build()}
     if not others:
         return None
     if set(others) == {UNKNOWN_BUILD}:
-        return (f"resuming boards played by {UNRECORDED_BUILD}: "
-                f"{others[UNKNOWN_BUILD]}; this one is {engine_build()}, so the match may mix builds")
-    return (f"resuming boards played by another engine build: {_builds_parts(others)}; this one is {engine_build()}, "
-            "so the match will mix builds")
+        count = others[UNKNOWN_BUILD]
+        return str(CheckpointNote(path, f"boards played by {UNRECORDED_BUILD}", "resumed",
+                                  f"{count:,} board{'' if count == 1 else 's'}; this one is {engine_build()}",
+                                  "the match may mix builds"))
+    builds = "another engine build" if len(others) == 1 else "other engine builds"
+    return str(CheckpointNote(path, f"boards played by {builds}", "resumed",
+                              f"{_builds_parts(others)}; this one is {engine_build()}", "the match will mix builds"))
 
 
 def _builds_parts(builds: Mapping[str, int]) -> str:
@@ -996,6 +1021,7 @@ def play_match(game: str | type[Game], bots: Sequence[Bot], *, boards: int = 10,
     # a deadline a card changes what a bot plays: a resume with another --card-time is another match (said only
     # where there is one, so that the checkpoints of untimed matches keep their identity)
     deadlines = [card_time(bot) for bot in bots]
+    timed = any(deadline is not None for deadline in deadlines)
     # and a bot of one's own is said by its source too (bot_source: the MODULE:ATTRIBUTE it was loaded from, or its
     # class), so that a resume with another bot of the same name is another match; checkpoints written before said
     # only the name, and stay this match's (an alias)
@@ -1026,7 +1052,8 @@ def play_match(game: str | type[Game], bots: Sequence[Bot], *, boards: int = 10,
                 alias = identity | {"match": identity["match"] | {"bots": named, "variant": flags, "contract": typed}}
                 if alias != identity and alias not in aliases:
                     aliases.append(alias)
-    journal = Journal(checkpoint, identity, holder="stich match", aliases=aliases) if checkpoint is not None else None
+    journal = Journal(checkpoint, identity, holder="stich match", aliases=aliases,
+                      older=card_time_zero_as_sampling_1) if checkpoint is not None else None
     done = bytearray(boards + 1)  # 1 for each board the checkpoint had played
     build = engine_build()
     built: dict[str, tuple[int, int]] = {}  # per engine build, its boards played and the first of them
@@ -1051,9 +1078,11 @@ def play_match(game: str | type[Game], bots: Sequence[Bot], *, boards: int = 10,
             raise StichError(f"{shown_name(journal.path)}:{number}:1: this checkpoint line does not hold the played "
                              f"deals of board {span.first} ({rotations} a board)")
         # each deal's seats under the bots' names now: a line written under an older name of a bot (an alias of the
-        # identity) would otherwise count one bot as two kinds
+        # identity) would otherwise count one bot as two kinds; a match without a deadline keeps no samples a card
+        # (a line of an old --card-time 0 has them)
         return [dataclasses.replace(deal, bots=tuple(bots[(seat - deal.rotation) % seats].name
-                                                     for seat in range(seats))) for deal in deals]
+                                                     for seat in range(seats)),
+                                    samples=deal.samples if timed else None) for deal in deals]
 
     def kept() -> Iterator[tuple[int, Span, dict[str, Any]]]:
         """The checkpoint's lines of the boards asked (a longer match's checkpoint has more)."""
@@ -1091,7 +1120,8 @@ def play_match(game: str | type[Game], bots: Sequence[Bot], *, boards: int = 10,
                 for deal in resumed(number, span, document):
                     place(deal)
 
-            mixing = resumed_builds_text(builds()) if not all(done[1:]) else None
+            mixing = resumed_builds_text(builds(), checkpoint) \
+                if checkpoint is not None and not all(done[1:]) else None
             if mixing is not None and notice is not None:  # boards are left for this build to play
                 notice(mixing)
 

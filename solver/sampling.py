@@ -28,7 +28,8 @@ from typing import Any, Callable, Iterator, Mapping, Sequence, SupportsIndex, ca
 from .analysis import SCHEMA, can_force, objectives_named, own_targets, winning_condition
 from .announcements import parse_announcements
 from .cards import Card, CardTokens, card_items
-from .checkpoint import REMOVE_THE_LINE, Journal, Span, SpanSet, journalled_by_job, journalled_samples
+from .checkpoint import (REMOVE_THE_LINE, CheckpointNote, Journal, Span, SpanSet, journalled_by_job, journalled_samples,
+                         not_resumed_note)
 from .deal import Deal, parse_hand
 from .diagram import card_names
 from .errors import (FileError, IllegalPlayError, InvalidContractError, InvalidDealError, InvalidSeatError,
@@ -1043,9 +1044,9 @@ def _without_drawn_total(checkpoint: str | os.PathLike, identity: Mapping[str, A
     named = [identity, *aliases]
     before = [{name: value for name, value in job.items() if name != "drawn_total"} for job in named]
     drawn = identity["drawn_total"]
-    return older_job_notices(checkpoint, before, named, samples,
-                             f"of this analysis written before its job named the drawn total ({drawn}), when a total "
-                             f"of {drawn} counted as the defenders' win")
+    return older_job_notices(checkpoint, before, named, samples, "analysis",
+                             f"written before its job named the drawn total, {drawn}, when a total of {drawn} counted "
+                             "as the defenders' win")
 
 
 def chunk_size(samples: int, workers: int, per_worker: int = 32, most: int = 10) -> int:
@@ -1157,27 +1158,28 @@ def other_count_text(path: str | os.PathLike, others: Sequence[Mapping[str, Any]
     counts = " and ".join(f"{other.get('samples'):,}" if isinstance(other.get("samples"), int) else str(other)
                           for other in others)
     runs = "a run" if len(others) == 1 else "runs"
-    return (f"{shown_name(path)}: {theirs:,} sample{'' if theirs == 1 else 's'} of {runs} of {counts} resumed in a "
-            f"run of {samples:,} (sample k is the same whatever their number): {read:,} read back, "
-            f"{samples - read:,} left to solve")
+    return str(CheckpointNote(path, f"{theirs:,} sample{'' if theirs == 1 else 's'} of {runs} of {counts}", "resumed",
+                              f"in a run of {samples:,}: sample k is the same whatever their number",
+                              f"{read:,} read back, {samples - read:,} left to solve"))
 
 
 def older_job_notices(checkpoint: str | os.PathLike, older: Sequence[Mapping[str, Any]],
-                      named: Sequence[Mapping[str, Any]], samples: int,
+                      named: Sequence[Mapping[str, Any]], samples: int, what: str,
                       written: str) -> list[tuple[str, type[StichWarning]]]:
     """What to say of the samples a checkpoint holds for this run's job under an older identity of it (``older``:
-    its headers; ``named``: the job's as named now; ``written``: of which job, and how it was written): another
-    job's, so that those of this run the job as named lacks are solved again beside them, which is said rather than
-    done silently. Nothing where there are none. One reading of the file, and one more for the count of all of
-    them (of runs of any sample count) only when there is something to say."""
+    its headers; ``named``: the job's as named now; ``what``: the kind of job, ``written``: how its samples were
+    written): another job's, so that those of this run the job as named lacks are solved again beside them, which
+    is said rather than done silently (:func:`~solver.checkpoint.not_resumed_note`). Nothing where there are none.
+    One reading of the file, and one more for the count of all of them (of runs of any sample count) only when
+    there is something to say."""
     held_by = journalled_by_job(checkpoint, {"older": older, "named": named}, samples)
     again = held_by["older"].count_not_in(held_by["named"])
     if not again:
         return []
     held = journalled_samples(checkpoint, older).count()
-    lacked = f"the {again:,} this run lacks are" if again > 1 else "the one this run lacks is"
-    return [(f"{shown_name(checkpoint)} holds {held:,} sample{'' if held == 1 else 's'} {written}: {lacked} solved "
-             "again (the old lines stay in the file)", StichWarning)]
+    lacked = f"the {again:,} it lacks" if again > 1 else "the one it lacks"
+    return [(str(not_resumed_note(checkpoint, f"{held:,} sample{'' if held == 1 else 's'} of this {what}", written,
+                                  f"this run solves {lacked}", one=held == 1)), StichWarning)]
 
 
 def record_scoring(position: Position, pot: int | None = None) -> tuple[str | None, int | None]:

@@ -424,8 +424,8 @@ def test_a_card_advice_checkpoint_from_before_the_bonus_odds_is_said_to_be_solve
     with pytest.warns(StichWarning) as caught:  # the same question asked apart: only its 4 samples resumed said
         card_advice(position, samples=6, seed=4, workers=1, checkpoint=journal)
     assert [str(warning.message) for warning in caught] == [
-        f"{journal}: 4 samples of a run of 4 resumed in a run of 6 (sample k is the same whatever their number): 4 "
-        "read back, 2 left to solve"]
+        f"{journal}: holds 4 samples of a run of 4, resumed (in a run of 6: sample k is the same whatever their "
+        "number); 4 read back, 2 left to solve"]
     # once solved again, nothing is said on a rerun that solves nothing: the old lines stay, and the new job's
     # samples are there
     with warnings.catch_warnings():
@@ -443,9 +443,10 @@ def test_a_card_advice_checkpoint_from_before_the_bonus_odds_is_said_to_be_solve
 
 def _without_bonus_odds_said(journal, held: int, lacked: int) -> str:
     """The warning that ``lacked`` samples of a checkpoint's ``held`` written without bonus odds are solved again."""
-    lacks = f"the {lacked} this run lacks are" if lacked > 1 else "the one this run lacks is"
-    return (f"{journal} holds {held} sample{'s' if held > 1 else ''} of this card advice written without bonus odds, "
-            f"which hold none: {lacks} solved again (the old lines stay in the file)")
+    lacks = f"the {lacked} it lacks" if lacked > 1 else "the one it lacks"
+    them = "them, which stay" if held > 1 else "it, which stays"
+    return (f"{journal}: holds {held} sample{'s' if held > 1 else ''} of this card advice, not resumed (written "
+            f"without bonus odds, which hold none); this run solves {lacks} beside {them} in the file")
 
 
 def test_the_samples_without_bonus_odds_said_are_those_the_job_with_them_lacks(tmp_path):
@@ -467,8 +468,8 @@ def test_the_samples_without_bonus_odds_said_are_those_the_job_with_them_lacks(t
         advice = card_advice(position, samples=10, seed=4, workers=1, checkpoint=journal)
     assert [str(warning.message) for warning in caught] == [  # the file's 10, the run's 4 the 6 with them lack
         _without_bonus_odds_said(journal, 10, 4),
-        f"{journal}: 6 samples of runs of 4 and 6 resumed in a run of 10 (sample k is the same whatever their "
-        "number): 6 read back, 4 left to solve"]
+        f"{journal}: holds 6 samples of runs of 4 and 6, resumed (in a run of 10: sample k is the same whatever "
+        "their number); 6 read back, 4 left to solve"]
     assert advice == card_advice(position, samples=10, seed=4, workers=1)
     with pytest.warns(StichWarning) as caught:  # all 10 held with bonus odds now: none solved again, none said so
         card_advice(position, samples=10, seed=4, workers=1, checkpoint=journal)
@@ -576,9 +577,9 @@ def test_the_notes_on_a_checkpoint_of_another_job_hold_for_another_sample_count(
     larger = run(*args, "-c", "all", "-n", "5")
     assert larger.exit_code == 0 and json.loads(larger.stdout)["samples"] == 5
     assert " ".join(larger.stderr.split()) == (
-        f"stich: analyse: {advice} holds 3 samples of this advice over other contracts (Wenz, Solo H; another "
-        "list): they are not resumed, since every contract is settled on the same samples, so this run starts "
-        "afresh beside them; --contract \"Wenz, Solo H\" resumes them")
+        f"stich: analyse: {advice}: holds 3 samples of this advice over other contracts (Wenz, Solo H), not resumed "
+        "(another list: every contract is settled on the same samples); this run starts afresh beside them, which "
+        "stay in the file; --contract \"Wenz, Solo H\" resumes them")
 
 
 def _stich(*args: str, **kwargs) -> subprocess.CompletedProcess:
@@ -702,8 +703,8 @@ def test_a_checkpoint_counting_no_win_at_pot_0_is_another_job(tmp_path: Path, ca
     with pytest.warns(StichWarning) as caught:
         resumed = advise(20, path)
     assert [str(warning.message) for warning in caught] == [
-        f"{path} holds 10 samples of this {what} written before its header named how a win at pot 0 is counted: the "
-        "10 this run lacks are solved again (the old lines stay in the file)"]
+        f"{path}: holds 10 samples of this {what}, not resumed (written before its header named how a win at pot 0 "
+        "is counted); this run solves the 10 it lacks beside them, which stay in the file"]
     fresh = advise(20)
     assert resumed.as_dict() == fresh.as_dict() and max(row.win_probability for row in fresh.rows) == 1.0
     assert path.read_text().splitlines()[:len(old_lines)] == old_lines  # solved again beside the old lines
@@ -726,8 +727,8 @@ def test_a_kratzen_checkpoint_without_the_tricks_is_another_job(tmp_path: Path, 
     with pytest.warns(StichWarning) as caught:
         resumed = advise(20, path)
     assert [str(warning.message) for warning in caught] == [
-        f"{path} holds 10 samples of this {what} written before it counted the {items}' tricks, which rank an equal "
-        "win: the 10 this run lacks are solved again (the old lines stay in the file)"]
+        f"{path}: holds 10 samples of this {what}, not resumed (written before it counted the {items}' tricks, which "
+        "rank an equal win); this run solves the 10 it lacks beside them, which stay in the file"]
     assert resumed.as_dict() == advise(20).as_dict()
 
 
@@ -740,7 +741,8 @@ def test_cli_contract_advice_says_a_checkpoint_counting_no_win_at_pot_0_is_solve
     assert _stich(*args, "-n", "10").returncode == 0
     _as_before_pot_0_wins(path)
     resumed = _stich(*args, "-n", "20")
-    assert resumed.returncode == 0 and "solved again" in resumed.stderr and resumed.stderr.count("\n") == 1
+    assert resumed.returncode == 0 and "this run solves the 10 it lacks" in resumed.stderr \
+        and resumed.stderr.count("\n") == 1
     rows = {row["contract"]: row["win_probability"] for row in json.loads(resumed.stdout)["contracts"]}
     assert rows["Trump H"] == 1.0
 
@@ -1545,14 +1547,14 @@ def test_a_checkpoint_of_other_contracts_says_why_it_is_not_resumed(tmp_path):
             "--variant", "suit_solo_min_suit_cards=0", "--checkpoint", str(journal), "--json"]
     fresh = run(*args, "--contract", "all")
     note = " ".join(fresh.stderr.split())
-    assert (f"stich: analyse: {journal} holds 3 samples of this advice over other contracts (Solo, SuitSolo; "
-            "written before 'pass' was offered to seat 2): they are not resumed, since every contract is settled on "
-            "the same samples, so this run starts afresh beside them; --contract \"Solo, SuitSolo\" resumes them") \
-        in note
+    assert (f"stich: analyse: {journal}: holds 3 samples of this advice over other contracts (Solo, SuitSolo), not "
+            "resumed (written before 'pass' was offered to seat 2: every contract is settled on the same samples); "
+            "this run starts afresh beside them, which stay in the file; --contract \"Solo, SuitSolo\" resumes "
+            "them") in note
     assert json.loads(fresh.stdout)["samples"] == 3
     resumed = run(*args, "--contract", "Solo, SuitSolo")
-    assert "(Solo, SuitSolo;" not in resumed.stderr  # its own section is resumed; the pass run's is named instead
-    assert "(Solo, SuitSolo, pass; another list)" in " ".join(resumed.stderr.split())
+    assert "(Solo, SuitSolo)," not in resumed.stderr  # its own section is resumed; the pass run's is named instead
+    assert "(Solo, SuitSolo, pass), not resumed (another list:" in " ".join(resumed.stderr.split())
     assert json.loads(resumed.stdout) == {**old.as_dict()}
 
 

@@ -592,13 +592,13 @@ def test_a_batch_summary_prints_and_renders_what_stich_batch_says_at_its_end(tmp
     stale = solver.BatchSummary(2, 0, 2, 0, 1.0, stale=3, stale_ids=("a.tbn:1#1", "a.tbn:9#2"), source="a.tbn",
                                 out="o.jsonl")
     assert str(stale).splitlines() == [
-        "3 lines of o.jsonl answer records no longer in a.tbn (their ids a.tbn:1#1, a.tbn:9#2, ...): they stay; "
+        "o.jsonl: holds 3 lines answering records no longer in a.tbn, kept (their ids a.tbn:1#1, a.tbn:9#2, ...); "
         "remove them or write to a new file", "2 written to o.jsonl (2 solved, 0 errors), 0 already done, 1.0 s"]
     assert _Cells(stale._repr_html_()).paragraphs == str(stale).splitlines()[::-1]
     repeated = solver.BatchSummary(2, 0, 2, 0, 1.0, repeated=3, source="a.tbn", out="o.jsonl")
     assert str(repeated).splitlines() == [  # said as the run starts too; the API's summary keeps it
-        "o.jsonl: 3 lines answer a record answered on a line above (the same key): they stay, and a reader of the "
-        "file counts those records twice; keep the first line of each key, or write to a new file",
+        "o.jsonl: holds 3 lines repeating the key of a line above, kept (a reader of the file counts those records "
+        "twice); keep the first line of each key, or write to a new file",
         "2 written to o.jsonl (2 solved, 0 errors), 0 already done, 1.0 s"]
     repeated_html = _Cells(repeated._repr_html_())
     assert repeated_html.paragraphs == str(repeated).splitlines()[::-1]

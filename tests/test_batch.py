@@ -17,6 +17,7 @@ import pytest
 import solver
 from solver.analysis import solve_report
 from solver import StichError
+from solver.errors import StichWarning
 from solver.batch import done_ids, solve_batch
 from solver.bots import RandomBot
 from solver.match import play_match
@@ -625,14 +626,16 @@ def test_an_output_moved_with_its_input_resumes(tmp_path: Path) -> None:
     moved.mkdir()
     (moved / "deals.tbn").write_bytes(source.read_bytes())
     (moved / "out.jsonl").write_bytes(half)
-    said: list[str] = []
-    summary = solve_batch(moved / "deals.tbn", moved / "out.jsonl", workers=1, notify=said.append)
+    with pytest.warns(StichWarning) as said:  # as a checkpoint's notes are given
+        summary = solve_batch(moved / "deals.tbn", moved / "out.jsonl", workers=1)
     assert (summary.skipped, summary.solved, summary.stale) == (3, 3, 0)
-    assert said == [f"{moved / 'out.jsonl'} was written for {source.resolve()}; resuming with "
-                    f"{(moved / 'deals.tbn').resolve()}, whose records it answers"]
+    assert [str(warning.message) for warning in said] == [
+        f"{moved / 'out.jsonl'}: holds answers written for {source.resolve()}, resumed "
+        f"({(moved / 'deals.tbn').resolve()} holds their records)"]
     (moved / "renamed.tbn").write_bytes(source.read_bytes())
     (moved / "r.jsonl").write_bytes(half)
-    assert solve_batch(moved / "renamed.tbn", moved / "r.jsonl", workers=1).skipped == 3
+    with pytest.warns(StichWarning, match="holds answers written for"):
+        assert solve_batch(moved / "renamed.tbn", moved / "r.jsonl", workers=1).skipped == 3
     with pytest.raises(StichError, match="this output answers .*without --cards.*, not .*with --cards"):
         solve_batch(moved / "renamed.tbn", moved / "r.jsonl", workers=1, cards=True)
     other = tmp_path / "other"
@@ -772,7 +775,8 @@ def test_an_output_cut_inside_its_first_line_is_resumed(tmp_path: Path) -> None:
     write_records(list(solver.random_records("Kratzen", 8, 3)), source)
     out = tmp_path / "out.jsonl"
     out.write_bytes(b'{"id":"deals.tbn:1#1","key":"0')
-    assert solve_batch(source, out, workers=1).solved == 3
+    with pytest.warns(StichWarning, match="holds no work, written afresh"):
+        assert solve_batch(source, out, workers=1).solved == 3
     assert len(_lines(out)) == 3
 
 
@@ -1101,14 +1105,18 @@ def test_a_huge_complete_line_is_refused_at_its_number_without_being_read_whole(
 def test_an_output_cut_inside_its_first_line_is_solved_afresh(tmp_path: Path, kept: int) -> None:
     """A run killed (or out of disk) while its first line was written leaves only the start of that line, however few
     bytes (under 7 it is no less a batch output): the start of a line is trimmed as any half-written line, and every
-    record is solved."""
+    record is solved, which is said as a checkpoint's is."""
     source = tmp_path / "deals.tbn"
     write_records(list(solver.random_records("Kratzen", 7, 2)), source)
     whole = tmp_path / "whole.jsonl"
     solve_batch(source, whole, workers=1)
     out = tmp_path / "out.jsonl"
     out.write_bytes(whole.read_bytes()[:kept])
-    summary = solve_batch(source, out, workers=1)
+    with pytest.warns(StichWarning) as said:
+        summary = solve_batch(source, out, workers=1)
+    assert [str(warning.message) for warning in said] == [
+        f"{out}: holds no work, written afresh (only the start of its first line, {kept} "
+        f"byte{'s' if kept > 1 else ''}: its writer stopped while it wrote it)"]
     assert (summary.solved, summary.skipped) == (2, 0)
     assert [line["key"] for line in _lines(out)] == [line["key"] for line in _lines(whole)]
 

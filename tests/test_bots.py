@@ -1071,16 +1071,38 @@ def test_a_checkpoint_of_other_matches_only_says_so_as_the_match_starts_beside_t
     with pytest.warns(StichWarning) as told:
         play_match("kratzen", bots, boards=1, seed=5, checkpoint=journal)
     assert [str(warning.message) for warning in told] == [
-        f"{journal}: holds 2 other matches (not resumed: their bots or settings differ)"]
+        f"{journal}: holds 2 other matches, not resumed (their bots or settings differ); this run starts afresh beside "
+        "them, which stay in the file"]
     with warnings.catch_warnings():
         warnings.simplefilter("error", StichWarning)
         play_match("kratzen", bots, boards=2, seed=3, checkpoint=journal)  # this match, resumed and played on
 
 
+def test_an_old_card_time_0_checkpoint_is_resumed_by_sampling_1(tmp_path):
+    """``--card-time 0`` once meant a deadline already past: each card on its first sample, which always finishes
+    (a deadline of a nanosecond plays so now). Its checkpoint, whose header keeps the deadline 0.0, is resumed by the
+    match of ``sampling:1`` without one, which plays every card the same: nothing is played or written again."""
+    journal = tmp_path / "old.ckpt"
+    past = [SamplingBot(samples=2, time_limit=1e-9), make_bot("random"), make_bot("random")]
+    play_match("kratzen", past, boards=2, seed=3, checkpoint=journal)
+    rows = [json.loads(row) for row in journal.read_text().splitlines()]
+    assert rows[0]["match"]["bots"][0] == ["sampling:2", 2, 1, "score", 1e-9]
+    rows[0]["match"]["bots"][0][4] = 0.0  # as --card-time 0 wrote it
+    journal.write_text("".join(json.dumps(row) + "\n" for row in rows))
+    written = journal.read_text()
+    now = [make_bot("sampling:1"), make_bot("random"), make_bot("random")]
+    fresh = play_match("kratzen", now, boards=2, seed=3)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", StichWarning)  # its own match: no note of another
+        resumed = play_match("kratzen", now, boards=2, seed=3, checkpoint=journal)
+    assert journal.read_text() == written
+    assert resumed.deals == fresh.deals and len(resumed.deals) == 6
+
+
 def test_the_cli_match_names_an_old_card_time_0_in_a_checkpoint_it_does_not_resume(tmp_path):
     """A checkpoint keyed with ``--card-time 0`` as 0.0 holds the old meaning of 0, one sample a card (a deadline
-    already past), where 0 means no deadline: it is another match's, and stderr says so in one line, naming that old
-    meaning and ``sampling:1``, which plays it."""
+    already past), where 0 means no deadline: it is not the match of ``sampling:2 --card-time 0``, and stderr says so
+    in one line, naming that old meaning and ``sampling:1``, which plays and resumes it."""
     from test_cli import run
 
     journal = tmp_path / "m.ckpt"
@@ -1093,10 +1115,15 @@ def test_the_cli_match_names_an_old_card_time_0_in_a_checkpoint_it_does_not_resu
     journal.write_text("".join(json.dumps(row) + "\n" for row in rows))
     rerun = run(*args, "--card-time", "0")
     said = [line for line in rerun.stderr.splitlines() if "other match" in line]
-    assert said == [f"stich: match: {journal}: holds 1 other match (not resumed: its bots or settings differ); a "
-                    "sampling bot's card_time 0.0 there is an old --card-time 0, one sample a card, which the bot "
-                    "sampling:1 plays now (--card-time 0 is no deadline)"]
+    assert said == [f"stich: match: {journal}: holds 1 other match, not resumed (its bots or settings differ); this "
+                    "run starts afresh beside it, which stays in the file; a sampling bot's card_time 0.0 there is an "
+                    "old --card-time 0, one sample a card (--card-time 0 is no deadline now): with the bot sampling:1 "
+                    "in its place a match of the same settings resumes it"]
     assert "other match" not in run(*args, "--card-time", "0").stderr  # its own match now: resumed, unsaid
+    # as the note says: sampling:1 resumes the old match's board, played again by nothing
+    lines = journal.read_text().count("\n")
+    resumed = run(*[("sampling:1,random,random" if arg == "sampling:2,random,random" else arg) for arg in args])
+    assert "other match" not in resumed.stderr and journal.read_text().count("\n") == lines
 
 
 def test_a_checkpoint_of_sampling_n_before_the_rename_is_still_resumed(tmp_path):
@@ -1148,8 +1175,8 @@ def test_a_match_resumed_under_another_engine_build_says_it_mixes_builds(tmp_pat
     resumed = play_match("kratzen", bots, boards=3, seed=3, pot=12, checkpoint=journal, notice=told.append)
     assert resumed.engine_builds == {"fedcba987654": 2, "0123456789ab": 1}
     # said when the resume starts, not only in the report (a user could stop it and start a new checkpoint)
-    assert told == ["resuming boards played by another engine build: 1 by 0123456789ab; this one is fedcba987654, "
-                    "so the match will mix builds"]
+    assert told == [f"{journal}: holds boards played by another engine build, resumed (1 by 0123456789ab; this one "
+                    "is fedcba987654); the match will mix builds"]
     told.clear()  # nothing left to play: the report says what was mixed, the resume has nothing to add
     assert play_match("kratzen", bots, boards=3, seed=3, pot=12, checkpoint=journal, notice=told.append).engine_builds \
         == {"fedcba987654": 2, "0123456789ab": 1} and told == []
@@ -1166,8 +1193,8 @@ def test_a_match_resumed_under_another_engine_build_says_it_mixes_builds(tmp_pat
                             notice=told.append).engine_builds
     assert unrecorded == {"fedcba987654": 1, "unknown": 3}
     # those boards may be this build's: the resume and the report say so, not that another build played them
-    assert told == ["resuming boards played by a build the checkpoint did not record (perhaps another): 3; this one "
-                    "is fedcba987654, so the match may mix builds"]
+    assert told == [f"{journal}: holds boards played by a build the checkpoint did not record (perhaps another), "
+                    "resumed (3 boards; this one is fedcba987654); the match may mix builds"]
     assert match_module.mixed_builds_text(unrecorded) == ("boards by 1 or 2 engine builds: 1 by fedcba987654 (this "
                                                           "one), 3 by a build the checkpoint did not record (perhaps "
                                                           "another)")
@@ -1190,13 +1217,13 @@ def test_the_cli_match_says_on_stderr_and_in_its_report_that_a_resume_mixed_buil
     rows[1]["sums"]["engine"] = "0123456789ab"  # board 1 played by another build
     journal.write_text("".join(json.dumps(row) + "\n" for row in rows))
     longer = run(*[("3" if arg == "2" else arg) for arg in args])  # a board left to play, by this build
-    assert longer.stderr.startswith("stich: match: resuming boards played by another engine build: 1 by "
-                                    "0123456789ab; this one is ")  # when it starts: the report's words come last
-    assert "so the match will mix builds; a new --checkpoint FILE plays the match on one build\n" in longer.stderr
+    assert longer.stderr.startswith(f"stich: match: {journal}: holds boards played by another engine build, resumed "
+                                    "(1 by 0123456789ab; this one is ")  # when it starts: the report's words last
+    assert "; the match will mix builds; a new --checkpoint FILE plays the match on one build\n" in longer.stderr
     assert "boards by 2 engine builds: 2 by " in longer.stderr.splitlines()[-1]
     text = run(*args)  # nothing left to play: the report alone says it
     said = "boards by 2 engine builds: 1 by "
-    assert "resuming" not in text.stderr
+    assert "holds boards played" not in text.stderr
     # the report says the fact; what to do about it is a message, on stderr alone
     assert "note: " + said in text.stdout and "(this one), 1 by 0123456789ab (a checkpoint resumed after an " \
         "upgrade)\n" in text.stdout and "--checkpoint" not in text.stdout
@@ -2141,7 +2168,7 @@ def test_an_interrupt_before_a_resumed_match_on_two_workers_hands_out_a_board_is
     journal, _ = _kratzen_checkpoint(tmp_path, 2)
     resumed = 2 * 4  # its two boards, each in four rotations
 
-    def interrupted(built):
+    def interrupted(built, path):
         raise KeyboardInterrupt
 
     monkeypatch.setattr(match, "resumed_builds_text", interrupted)

@@ -1626,8 +1626,8 @@ def test_bench_completed_removes_the_partial_run_an_interrupt_left_beside_its_ou
     assert beside.read_text() == kept
     result = runner.invoke(app, command)
     assert result.exit_code == 0 and not beside.exists() and "partial" not in json.loads(baseline.read_text())
-    assert (f"stich: bench: {beside}: removed: the lines a run stopped by the interrupt finished, each measured again "
-            "by this run") in " ".join(result.stderr.split())
+    assert (f"stich: bench: {beside}: holds the lines a run stopped by the interrupt finished, removed (each measured "
+            "again by this run)") in " ".join(result.stderr.split())
 
 
 def test_bench_completed_leaves_a_run_partial_json_that_is_no_partial_run_alone(second_line_interrupted, tmp_path):
@@ -1655,7 +1655,8 @@ def test_bench_reads_a_partial_run_beside_its_out_up_to_the_size_compare_reads(t
     partial = json.loads(baseline.read_text()) | {"partial": {"lines": 1, "interrupted_during": "the next line"}}
     beside.write_text(json.dumps(partial) + " " * (17 << 20))
     result = runner.invoke(app, command)
-    assert result.exit_code == 0 and not beside.exists() and "run.partial.json: removed" in result.stderr
+    assert result.exit_code == 0 and not beside.exists()
+    assert "run.partial.json: holds the lines a run stopped by the interrupt finished, removed (" in result.stderr
     beside.write_text(json.dumps(partial))
     monkeypatch.setattr("solver.cli.bench.MAX_SAVED_RUN_BYTES", beside.stat().st_size - 1)
     result = runner.invoke(app, command)

@@ -408,8 +408,8 @@ def test_batch_says_once_which_lines_answer_records_no_longer_in_the_input(tmp_p
     result = runner.invoke(app, ["batch", str(deals), "--out", str(out), "--workers", "1"])
     assert result.exit_code == 0, result.stderr
     assert result.stderr.count("no longer in") == 1
-    assert (f"stich: 4 lines of {out} answer records no longer in {deals} (their ids {', '.join(ids[:3])}, ...): "
-            "they stay; remove them or write to a new file") in result.stderr
+    assert (f"stich: batch: {out}: holds 4 lines answering records no longer in {deals}, kept (their ids "
+            f"{', '.join(ids[:3])}, ...); remove them or write to a new file") in result.stderr
 
 
 def test_batch_says_which_lines_of_its_output_repeat_a_record_answered_above(tmp_path):
@@ -423,9 +423,8 @@ def test_batch_says_which_lines_of_its_output_repeat_a_record_answered_above(tmp
     out.write_text("".join(lines + lines[:2]))
     result = runner.invoke(app, ["batch", str(deals), "--out", str(out), "--workers", "1"])
     assert result.exit_code == 0, result.stderr
-    assert (f"stich: {out}: 2 lines answer a record answered on a line above (the same key): they stay, and a reader "
-            "of the file counts those records twice; keep the first line of each key, or write to a new "
-            "file") in result.stderr
+    assert (f"stich: batch: {out}: holds 2 lines repeating the key of a line above, kept (a reader of the file "
+            "counts those records twice); keep the first line of each key, or write to a new file") in result.stderr
     assert "0 written to" in result.stderr and "4 already done" in result.stderr
     assert out.read_text() == "".join(lines + lines[:2])
     # the JSON summary counts them too: each record once as already done, the 2 repeats apart
@@ -457,8 +456,8 @@ def test_batch_resumes_an_output_moved_with_its_input_and_says_so(tmp_path, monk
     monkeypatch.chdir(moved)
     result = runner.invoke(app, ["batch", "deals.tbn", "--out", "out.jsonl", "--workers", "1"])
     assert result.exit_code == 0, result.stderr
-    assert (f"stich: out.jsonl was written for {deals.resolve()}; resuming with {(moved / 'deals.tbn').resolve()}, "
-            "whose records it answers") in result.stderr
+    assert (f"stich: batch: out.jsonl: holds answers written for {deals.resolve()}, resumed "
+            f"({(moved / 'deals.tbn').resolve()} holds their records)") in result.stderr
     assert "2 written to out.jsonl (2 solved, 0 errors), 2 already done" in result.stderr
 
 

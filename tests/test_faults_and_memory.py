@@ -481,8 +481,8 @@ def test_a_checkpoint_cut_inside_its_header_is_written_afresh(tmp_path: Path, ke
     journal = tmp_path / "cut.ckpt"
     header = whole.read_bytes().split(b"\n")[0]
     journal.write_bytes(header[:kept])
-    with pytest.warns(StichWarning, match=rf"only the start of its first line \({kept:,} bytes?: its writer stopped "
-                                          r"while it wrote it\); it holds no work, so the run writes it afresh"):
+    with pytest.warns(StichWarning, match=r"holds no work, written afresh \(only the start of its first line, "
+                                          rf"{kept:,} bytes?: its writer stopped while it wrote it\)$"):
         again = sampling.analyse_hand(**{**ANALYSIS, "samples": 10}, workers=1, checkpoint=journal)
     assert _report(again) == _report(first)
     assert journal.read_bytes().split(b"\n")[0] == header
@@ -494,7 +494,7 @@ def test_a_checkpoint_of_a_lone_brace_is_a_torn_header_and_one_of_a_whole_line_i
     no header, so it is refused and left as it was, as any other file that is no checkpoint."""
     torn = tmp_path / "torn.ckpt"
     torn.write_bytes(b"{")
-    with pytest.warns(StichWarning, match=r"only the start of its first line \(1 byte: "):
+    with pytest.warns(StichWarning, match=r"only the start of its first line, 1 byte: "):
         first = sampling.analyse_hand(**{**ANALYSIS, "samples": 6}, workers=1, checkpoint=torn)
     assert first.samples == 6 and json.loads(torn.read_text().splitlines()[0])["stich-analysis"]
     whole = tmp_path / "whole.ckpt"
@@ -971,8 +971,8 @@ def test_stich_analyse_with_a_larger_n_resumes_the_checkpoint_of_a_smaller_one(t
     resumed = _limited(10 ** 7, [*args, "-n", "8", "--checkpoint", str(journal)], tmp_path)
     whole = _limited(10 ** 7, [*args, "-n", "8"], tmp_path)
     assert resumed.returncode == whole.returncode == 0
-    assert resumed.stderr == (f"stich: analyse: {journal}: 4 samples of a run of 4 resumed in a run of 8 (sample k "
-                              "is the same whatever their number): 4 read back, 4 left to solve\n")
+    assert resumed.stderr == (f"stich: analyse: {journal}: holds 4 samples of a run of 4, resumed (in a run of 8: "
+                              "sample k is the same whatever their number); 4 read back, 4 left to solve\n")
     assert _report_text(resumed.stdout) == _report_text(whole.stdout)
     entries = [json.loads(line) for line in journal.read_text().splitlines()]
     assert [entry.get("samples") for entry in entries if "stich-analysis" in entry] == [4, 8]
@@ -991,17 +991,17 @@ def test_samples_of_another_n_resumed_are_said_once_a_run(tmp_path: Path) -> Non
     with pytest.warns(OtherCountResumed) as caught:
         sampling.analyse_hand(**{**ANALYSIS, "samples": 5}, workers=1, checkpoint=journal)
     assert [str(warning.message) for warning in caught] == [
-        f"{journal}: 3 samples of a run of 3 resumed in a run of 5 (sample k is the same whatever their number): 3 "
-        "read back, 2 left to solve"]
+        f"{journal}: holds 3 samples of a run of 3, resumed (in a run of 5: sample k is the same whatever their "
+        "number); 3 read back, 2 left to solve"]
     source = Path(__file__).resolve().parent.parent / "examples" / "kratzen.tbn"
     shared = tmp_path / "file.ckpt"
     args = ["analyse", str(source), "--seat", "1", "-j", "1", "--json", "--checkpoint", str(shared)]
     assert _limited(10 ** 7, [*args, "-n", "2"], tmp_path).returncode == 0
     resumed = _limited(10 ** 7, [*args, "-n", "3"], tmp_path)
     assert resumed.returncode == 0
-    assert [line for line in resumed.stderr.splitlines() if "resumed in a run" in line] == [
-        f"stich: analyse: {shared}: 2 samples of a run of 2 resumed in a run of 3 (sample k is the same whatever "
-        "their number): 2 read back, 1 left to solve"]
+    assert [line for line in resumed.stderr.splitlines() if "resumed (in a run" in line] == [
+        f"stich: analyse: {shared}: holds 2 samples of a run of 2, resumed (in a run of 3: sample k is the same "
+        "whatever their number); 2 read back, 1 left to solve"]
     assert len(resumed.stdout.splitlines()) == len(list(iter_records(str(source)))) > 1
 
 
@@ -1081,9 +1081,9 @@ def test_an_empty_checkpoint_or_output_is_written_afresh_and_said(tmp_path: Path
         args, option = ["batch", str(source), "-j", "1"], "--out"
     kept.write_bytes(b"")
     rerun = _limited(10 ** 7, [*args, option, str(kept)], tmp_path)
-    said = f"{kept}: empty; it holds no work, so the run writes it afresh"
+    said = f"{kept}: holds no work, written afresh (empty)"
     assert rerun.returncode == 0
-    assert rerun.stderr.splitlines()[0] == (f"stich: {said}" if command == "batch" else f"stich: {command}: {said}")
+    assert rerun.stderr.splitlines()[0] == f"stich: {command}: {said}"  # one wording, after the command's name
     fresh = tmp_path / "fresh.jsonl"
     alone = _limited(10 ** 7, [*args, option, str(fresh)], tmp_path)
     assert alone.returncode == 0 and said.replace(str(kept), str(fresh)) not in alone.stderr
@@ -1162,5 +1162,5 @@ def test_a_resume_is_measured_by_its_own_lines_and_says_it_resumed_only_once_the
     assert "resumed" not in refused.stderr and journal.read_bytes() == before
     resumed = _limited(len(before) + need + 16, [*args, "-n", "5"], tmp_path)
     assert resumed.returncode == 0, resumed.stderr
-    assert "4 samples of a run of 4 resumed in a run of 5" in resumed.stderr
+    assert "4 samples of a run of 4, resumed (in a run of 5" in resumed.stderr
     assert json.loads(resumed.stdout)["samples"] == 5 and journal.read_bytes().startswith(before)

@@ -939,9 +939,9 @@ def test_a_checkpoint_counting_a_44_44_as_a_defenders_win_is_another_job(tmp_pat
     with pytest.warns(StichWarning) as caught:
         again = analyse_position(position, 4, samples=10, seed=3, workers=1, checkpoint=path)
     assert [str(warning.message) for warning in caught] == [
-        f"{path} holds 10 samples of this analysis written before its job named the drawn total (44), when a "
-        "total of 44 counted as the defenders' win: the 10 this run lacks are solved again (the old lines "
-        "stay in the file)"]
+        f"{path}: holds 10 samples of this analysis, not resumed (written before its job named the drawn total, 44, "
+        "when a total of 44 counted as the defenders' win); this run solves the 10 it lacks beside them, which stay "
+        "in the file"]
     assert again.as_dict() == fresh.as_dict()
     written = [json.loads(line) for line in path.read_text().splitlines()]
     assert written[:len(spans) + 1] == [old, *spans] and written[len(spans) + 1:] == lines  # solved again, beside
