@@ -213,14 +213,68 @@ def test_the_score_of_an_ending_or_of_no_pot_comes_with_a_note():
     assert kratzen["score"]["value"] == 0 and kratzen["score"]["notes"] == [
         "pot 0: every line settles at 0 (give the record a [Pot] tag, or --pot CHIPS)"]  # every command that says it
     # takes --pot: solve and check too, over the record's tag; a Schafkopf record is left alone
-    assert "│ score     │ seat 1 │        │         │      │    +4 │" in run(
+    assert "│ Score     │ seat 1 │        │         │      │    +4 │" in run(
         "solve", EXAMPLES / "kratzen.tbn", "--board", "1", "-o", "score", "--pot", "10").stdout  # 2 tricks x 10 // 4
     (potted,) = documents("check", EXAMPLES / "kratzen.tbn", "--board", "1", "--pot", "10")
     assert potted["score"]["value"] == 4 and potted["score"]["notes"] == []
     other = run("solve", EXAMPLES / "schafkopf.tbn", "--board", "1", "-o", "points", "--pot", "10")
     assert "--pot is for Kratzen records; Schafkopf has no pot, so it is not used there" in other.stderr
     assert f"note: {ENDING_NOTE}" in run("solve", EXAMPLES / "schafkopf.tbn", "--board", "6").stdout
-    assert "note: pot 0" in run("check", EXAMPLES / "kratzen.tbn", "--board", "1").stdout
+
+
+POT_ZERO_SAID = "pot 0: every {what} settles at 0 chips: give the record a [Pot] tag, or --pot CHIPS"
+
+
+@pytest.mark.parametrize("command, what", [(("solve", "-o", "score"), "line"), (("check",), "line"),
+                                           (("table",), "contract"), (("score", "--dd"), "deal")])
+def test_the_pot_0_note_is_said_once_on_stderr_and_kept_in_the_json(command, what):
+    """A message about the run, not a result: at pot 0 every Kratzen record settles at 0, and the text said so on
+    stdout under every record. It is said once on stderr for all of them, as match and postmortem say theirs; the
+    JSON documents keep it in their notes (the table's ``pot`` is 0), and a pot given says nothing."""
+    result = run(*command, EXAMPLES / "kratzen.tbn")
+    assert result.exit_code == 0, result.stderr
+    assert "pot 0:" not in result.stdout
+    said = POT_ZERO_SAID.format(what=what)
+    assert [line for line in result.stderr.splitlines() if "pot 0" in line] == [
+        f"stich: {said} (5 records of Kratzen from {EXAMPLES / 'kratzen.tbn'}:10)"]
+    documents_ = documents(*command, EXAMPLES / "kratzen.tbn")
+    notes = [[note for note in (document.get("notes") or (document.get("score") or {}).get("notes")
+                                or (document.get("dd") or {}).get("notes") or ()) if note.startswith("pot 0:")]
+             for document in documents_]
+    if command[0] == "table":
+        assert [document["pot"] for document in documents_] == [0] * 5
+    else:
+        assert all(len(found) == 1 for found in notes) and len(notes) == 5, notes
+    paid = run(*command, EXAMPLES / "kratzen.tbn", "--pot", "8")
+    assert "pot 0" not in paid.stdout + paid.stderr
+
+
+def test_score_dd_of_a_kratzen_deal_without_a_pot_notes_it():
+    """The double-dummy settlement's deal is scored as any other, but its notes (a pot of 0, a Muss deal) were
+    dropped: the JSON's ``dd`` had none, and ``score --dd`` on an unfinished Kratzen deal said nothing of the pot."""
+    (muss,) = documents("score", "--dd", EXAMPLES / "kratzen.tbn", "--board", "3")
+    assert muss["dd"]["notes"] == ["a Muss deal: no trick payouts",
+                                   "pot 0: tricks and targets only (give the record a [Pot] tag, or --pot CHIPS)"]
+    (paid,) = documents("score", "--dd", EXAMPLES / "kratzen.tbn", "--board", "3", "--pot", "8")
+    assert paid["dd"]["notes"] == ["a Muss deal: no trick payouts"]
+    text = run("score", "--dd", EXAMPLES / "kratzen.tbn", "--board", "3")
+    assert "note: a Muss deal: no trick payouts" in text.stdout and "pot 0:" not in text.stdout
+    assert f"stich: {POT_ZERO_SAID.format(what='deal')} (the Kratzen record at {EXAMPLES / 'kratzen.tbn'}:30)" in (
+        text.stderr.splitlines())
+
+
+def test_solve_writes_every_objective_s_title_in_capitals():
+    """``solve -o all`` wrote ``score``, ``points`` and ``tricks (seat 1)`` beside ``Game`` and ``Valat against``:
+    every title is written as the bonuses' are, in the value table and the card and line tables' titles; the JSON
+    keeps the identifiers."""
+    text = run("solve", "-o", "all", "--cards", "--line", EXAMPLES / "settlement.tbn").stdout
+    rows = [line.split("│")[1].strip() for line in text.splitlines() if line.startswith("│ ")]
+    assert {"Score", "Points", "Game"} <= set(rows) and not {"score", "points"} & set(rows)
+    assert "Cards of seat 4: Score" in text and "Optimal line (Points)" in text
+    kratzen = run("solve", "-o", "all", EXAMPLES / "kratzen.tbn", "--board", "1").stdout
+    assert "│ Tricks (seat 1) │ seat 1 │      2 │       0 │    2 │     2 │ yes    │" in kratzen
+    (document,) = documents("solve", "-o", "all", EXAMPLES / "kratzen.tbn", "--board", "1")
+    assert [result["objective"] for result in document["results"]] == ["score", "tricks", "tricks", "tricks"]
 
 
 def test_the_card_points_of_a_tout_come_with_a_note_that_its_score_does_not_count_them():
@@ -1194,7 +1248,7 @@ def test_table_refuses_a_pot_beside_no_settlement():
 
 def test_table_names_the_pot_its_settlement_column_is_paid_from():
     """The table's settlement column depends on the pot, but its JSON did not say which (score's and analyse's do),
-    and a pot of 0 settled every contract at 0 without the note solve and score give."""
+    and a pot of 0 settled every contract at 0 without the note solve and score give (said on stderr, once)."""
     (paid,) = documents("table", EXAMPLES / "kratzen.tbn", "-b", "2", "--pot", "40")
     (plain,) = documents("table", EXAMPLES / "kratzen.tbn", "-b", "2")
     (unsettled,) = documents("table", EXAMPLES / "kratzen.tbn", "-b", "2", "--no-settlement")
@@ -1203,8 +1257,10 @@ def test_table_names_the_pot_its_settlement_column_is_paid_from():
     text = " ".join(run("table", EXAMPLES / "kratzen.tbn", "-b", "2", "--pot", "40").stdout.split())
     assert "settlement: the attacker's double-dummy payment, with a pot of 40 chips" in text
     assert "note: pot 0" not in text
-    text = " ".join(run("table", EXAMPLES / "kratzen.tbn", "-b", "2").stdout.split())
-    assert "note: pot 0: every contract settles at 0 (give the record a [Pot] tag, or --pot CHIPS)" in text
+    plain_run = run("table", EXAMPLES / "kratzen.tbn", "-b", "2")
+    assert "pot 0" not in plain_run.stdout  # said on stderr
+    assert (f"stich: {POT_ZERO_SAID.format(what='contract')} (the Kratzen record at {EXAMPLES / 'kratzen.tbn'}:20)"
+            in plain_run.stderr.splitlines())
 
 
 def test_table_rejects_an_ending(tmp_path):
