@@ -35,7 +35,7 @@ def check(
     the other side stops it."""
     flags = parse_variant_options(variant)
     engine = engine_for(table_mb, threads)
-    notes = GameNotes()  # the pot-0 note, said once a game on stderr
+    notes = GameNotes(pot_zero=not as_json)  # the text's pot-0 note, said once a game on stderr
 
     def document(position: Position) -> Document:
         report = check_report(position, engine=engine, time_limit=time_limit)

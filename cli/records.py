@@ -25,7 +25,8 @@ from solver.position import Position, position_from_record
 from .errors import (EXIT_BAD_INPUT, OptionRefused, OutputCut, RecordMessages, input_errors, interrupts_held,
                      message, os_error_said, refused_for_record, say_interrupted)
 from .options import PotOption
-from .render import Document, is_pot_zero_note, plural, print_diagram, record_title, stdout_console, stdout_encodes
+from .render import (Document, is_pot_zero_note, plural, print_diagram, record_title, stdout_console,
+                     stdout_encodes)
 from .whatif import ForeignPlayCard, played_names, what_if
 
 
@@ -97,8 +98,9 @@ class GameNotes:
     :class:`GameRefusals` are, as ``stich: <note> (N records of GAME from FILE:LINE <outcome>)``, not once a record
     (a 1,000-record file said the same line 1,000 times)."""
 
-    def __init__(self, outcome: str = "") -> None:
+    def __init__(self, outcome: str = "", *, pot_zero: bool = True) -> None:
         self.outcome = outcome  # "" where the note says it: "graded by card points: ..."
+        self.pot_zero = pot_zero  # whether :meth:`add_pot_zero` counts: the text's, not --json's (its notes say it)
         # (game, note) -> first position, count, what became of the records
         self.notes: dict[tuple[str, str], tuple[Position, int, str]] = {}
 
@@ -111,7 +113,7 @@ class GameNotes:
     def add_pot_zero(self, position: Position, notes: Iterable[str], what: str) -> None:
         """Counts the record where its document's ``notes`` have the pot-0 note (:func:`is_pot_zero_note`), said
         once as ``pot 0: every WHAT settles at 0 chips: give ...``: the text under each record leaves it out."""
-        if any(is_pot_zero_note(note) for note in notes):
+        if self.pot_zero and any(is_pot_zero_note(note) for note in notes):
             self.add(position, pot_zero_line(position, what), "")
 
     def say(self) -> None:

@@ -208,7 +208,7 @@ def score(
     points_engine = engine_for(table_mb, threads) if dd else None  # only --dd searches
     engines = (SettlementEngine(table_mb, threads=threads) if points_engine is not None else None, points_engine)
 
-    notes = GameNotes("scored without it")
+    notes = GameNotes("scored without it", pot_zero=not as_json)
 
     def document(position: Position) -> Document:
         return score_document(position, dd, engines, time_limit, notes)

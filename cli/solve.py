@@ -40,7 +40,7 @@ def solve(
     taken, the double-dummy value of the rest, and the final total."""
     flags = parse_variant_options(variant)
     engine = engine_for(table_mb, threads)
-    notes = GameNotes()  # the pot-0 note, said once a game on stderr
+    notes = GameNotes(pot_zero=not as_json)  # the text's pot-0 note, said once a game on stderr
 
     def document(position: Position) -> Document:
         with objective_refused(objective is not None):

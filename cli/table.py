@@ -66,7 +66,7 @@ def table(
     flags = parse_variant_options(variant)
     engine = engine_for(table_mb, threads)
     settlement_engine = SettlementEngine(table_mb, threads=threads) if engine is not None and settlement else None
-    notes = GameNotes("tabled without it")
+    notes = GameNotes("tabled without it", pot_zero=not as_json)
     run_over_records(file, variant=flags, board=board, record=record, as_json=as_json, render=render_table,
                      document=lambda position: _table_document(position, settlement, engine, time_limit,
                                                                settlement_engine, notes=notes),

@@ -342,7 +342,7 @@ def test_solve_kratzen_every_seat():
     assert score["measure"] == "chips" and score["achieved"] == 0  # the whole deal's settlement, as game units are
     assert [r["total"] for r in seats] == [reference(position, "tricks", seat=s).total for s in range(1, 5)]
     out = run("solve", EXAMPLES / "kratzen.tbn", "-b", "3").stdout
-    assert "every seat plays for itself" in out and "tricks (seat 3)" in out
+    assert "every seat plays for itself" in out and "Tricks (seat 3)" in out
 
 
 def test_kratzen_documents_give_no_card_points_but_count_the_tricks():
@@ -469,7 +469,7 @@ def test_solve_names_each_objective_as_players_do(monkeypatch):
               "-o", "points", "--cards", "--line").stdout
     rows = [line.split("│")[1].strip() for line in out.split("Double-dummy value", 1)[1].splitlines()
             if line.startswith("│")][:3]
-    assert rows == ["Schneider against", "Schwarz", "points"]
+    assert rows == ["Schneider against", "Schwarz", "Points"]
     titles = {line.strip() for line in out.splitlines()}
     assert {"Cards of seat 3: Schneider against", "Optimal line (Schneider against)"} <= titles
     assert "_against" not in out
@@ -956,7 +956,9 @@ def test_a_dos_file_ending_in_ctrl_z_is_read_by_the_commands_as_without_it(tmp_p
     line = first.count("\r\n") + 3
     assert run("check", middle, code=1).stderr == (
         f"stich: {middle}:{line}:1: cards before any tag: a Ctrl-Z (DOS end of file) in the middle of the file (got "
-        "'\\x1a', expected a tag such as [Game \"...\"])\n")
+        "'\\x1a', expected a tag such as [Game \"...\"])\n"
+        "stich: pot 0: every line settles at 0 chips: give the record a [Pot] tag, or --pot CHIPS (5 records of "
+        f"Kratzen from {middle}:{line + 4})\n")  # the records after it answered, none with a pot
     before, after = played.split("\r\n*\r\n", 1)  # the first Play section's '*' replaced by a Ctrl-Z
     middle.write_text(before + "\r\n\x1a\r\n" + after, newline="")
     line = before.count("\r\n") + 2
@@ -2387,8 +2389,8 @@ def test_a_standard_stream_closed_but_unused_is_no_matter() -> None:
     import os
 
     unused = subprocess.run([sys.executable, "-c", "from solver.cli.main import main; main()", "solve",
-                             str(EXAMPLES / "kratzen.tbn"), "--board", "1"], capture_output=True, text=True,
-                            cwd=ROOT, timeout=120, preexec_fn=lambda: os.close(0))
+                             str(EXAMPLES / "kratzen.tbn"), "--board", "1", "--pot", "4"], capture_output=True,
+                            text=True, cwd=ROOT, timeout=120, preexec_fn=lambda: os.close(0))
     assert unused.returncode == 0 and "Kratzen" in unused.stdout and not unused.stderr
 
 
@@ -3185,7 +3187,8 @@ def test_a_cr_only_record_on_a_pipe_is_answered_when_its_blank_line_arrives():
     import select
 
     record = '[Game "Kratzen"]\r[Board "{n}"]\r[Deal "EA EK EO / GA GK GO / HA HK HO"]\r[Contract "Trump E"]\r\r'
-    process = subprocess.Popen([sys.executable, "-c", "from cli.main import main; main()", "solve", "-"], cwd=ROOT,
+    process = subprocess.Popen([sys.executable, "-c", "from cli.main import main; main()", "solve", "--pot", "4", "-"],
+                               cwd=ROOT,
                                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     assert process.stdin is not None and process.stdout is not None
     process.stdin.write(record.format(n=7).encode())
@@ -4132,6 +4135,9 @@ def test_bad_record_messages_are_capped_with_one_closing_line_and_json_keeps_eve
     for command in ("show", "solve", "check"):
         result = run(command, many, code=1)
         lines = result.stderr.splitlines()
+        if command != "show":  # the answered records have no pot: said once after the rest
+            assert lines.pop() == ("stich: pot 0: every line settles at 0 chips: give the record a [Pot] tag, or "
+                                   f"--pot CHIPS (100 records of Kratzen from {many}:46)")
         assert len(lines) == 21, (command, lines[-3:])
         assert lines[0] == (f"stich: {many}:3:25: seat 2: not a card of the Kratzen pack (got 'XX', expected a Kratzen "
                             "card)")
