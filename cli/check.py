@@ -6,12 +6,13 @@ from pathlib import Path
 from typing import List, Optional
 
 from solver.analysis import check_report
+from solver.position import Position
 
 from .options import (ALL_MESSAGES,
                       BOARD, FILE, JSON, POT, RECORD, TABLE_MB, THREADS, TIME_LIMIT, VARIANT, engine_for,
                       parse_variant_options)
-from .records import run_over_records
-from .render import render_check
+from .records import GameNotes, run_over_records
+from .render import Document, render_check
 from .whatif import FROM_START, PLAY
 
 
@@ -34,7 +35,13 @@ def check(
     the other side stops it."""
     flags = parse_variant_options(variant)
     engine = engine_for(table_mb, threads)
+    notes = GameNotes(pot_zero=not as_json)  # the text's pot-0 note, said once a game on stderr
+
+    def document(position: Position) -> Document:
+        report = check_report(position, engine=engine, time_limit=time_limit)
+        notes.add_pot_zero(position, (report.get("score") or {}).get("notes", ()), "line")
+        return report
+
     run_over_records(file, variant=flags, board=board, record=record, play=play, from_start=from_start,
                      diagram="position", as_json=as_json, render=render_check, time_limit=time_limit, pot=pot,
-                     command="check", all_messages=all_messages,
-                     document=lambda position: check_report(position, engine=engine, time_limit=time_limit))
+                     command="check", all_messages=all_messages, document=document, notes=notes)

@@ -27,7 +27,7 @@ from .output import atomic_path, checked_folder, checked_output, names_stdout
 from .options import (ALL_MESSAGES,
                       BOARD, FILE, JSON, POT, RECORD, SCORE_OR_MEASURE, TABLE_MB, THREADS, TIME_LIMIT, VARIANT,
                       engine_for, parse_variant_options, score_or_measure_names)
-from .records import GameNotes, record_place, run_over_records
+from .records import GameNotes, pot_zero_line, record_place, run_over_records
 from .render import CardPainter, CellNotes, Document, print_fitting, progress_on_stderr, short_headers
 from .whatif import PLAY
 
@@ -95,7 +95,7 @@ def postmortem_document(position: Position, plot: PlotNames | None,
         said.append(f"graded by card points: {reason}")
         objective = "points"
     if objective == "score" and position.game.has_pot and not scoring_inputs(position):
-        said.append("pot 0: every card settles at 0 chips: give the record a [Pot] tag, or --pot CHIPS")
+        said.append(pot_zero_line(position, "card"))
     with progress_on_stderr(f"post-mortem of {position.label}"):
         analysis = analyse_play(position, engine=engine, objective=objective, time_limit=time_limit)
     document: Document = postmortem_report(position, analysis)

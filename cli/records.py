@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterable
 
 import typer
 from rich.console import Console
@@ -25,7 +25,8 @@ from solver.position import Position, position_from_record
 from .errors import (EXIT_BAD_INPUT, OptionRefused, OutputCut, RecordMessages, input_errors, interrupts_held,
                      message, os_error_said, refused_for_record, say_interrupted)
 from .options import PotOption
-from .render import Document, plural, print_diagram, record_title, stdout_console, stdout_encodes
+from .render import (Document, is_pot_zero_note, plural, print_diagram, record_title, stdout_console,
+                     stdout_encodes)
 from .whatif import ForeignPlayCard, played_names, what_if
 
 
@@ -92,27 +93,43 @@ class OptionRefusals:
 
 class GameNotes:
     """A note on records that the same rules make the same for every record of a game (``score --dd`` and
-    ``table`` under a variant with no double-dummy settlement, ``postmortem`` graded by card points or at pot 0):
+    ``table`` under a variant with no double-dummy settlement, ``postmortem`` graded by card points, a pot of 0):
     said once a game and note, after the records as
     :class:`GameRefusals` are, as ``stich: <note> (N records of GAME from FILE:LINE <outcome>)``, not once a record
     (a 1,000-record file said the same line 1,000 times)."""
 
-    def __init__(self, outcome: str = "") -> None:
-        self.outcome = f" {outcome}" if outcome else ""  # "" where the note says it: "graded by card points: ..."
-        self.notes: dict[tuple[str, str], tuple[Position, int]] = {}  # (game, note) -> first position, count
+    def __init__(self, outcome: str = "", *, pot_zero: bool = True) -> None:
+        self.outcome = outcome  # "" where the note says it: "graded by card points: ..."
+        self.pot_zero = pot_zero  # whether :meth:`add_pot_zero` counts: the text's, not --json's (its notes say it)
+        # (game, note) -> first position, count, what became of the records
+        self.notes: dict[tuple[str, str], tuple[Position, int, str]] = {}
 
-    def add(self, position: Position, note: str) -> None:
+    def add(self, position: Position, note: str, outcome: str | None = None) -> None:
+        """Counts the record under ``note``; ``outcome`` (the instance's by default) says what became of it."""
         key = (position.game.name, note)
-        first, count = self.notes.get(key, (position, 0))
-        self.notes[key] = (first, count + 1)
+        first, count, said = self.notes.get(key, (position, 0, self.outcome if outcome is None else outcome))
+        self.notes[key] = (first, count + 1, said)
+
+    def add_pot_zero(self, position: Position, notes: Iterable[str], what: str) -> None:
+        """Counts the record where its document's ``notes`` have the pot-0 note (:func:`is_pot_zero_note`), said
+        once as ``pot 0: every WHAT settles at 0 chips: give ...``: the text under each record leaves it out."""
+        if self.pot_zero and any(is_pot_zero_note(note) for note in notes):
+            self.add(position, pot_zero_line(position, what), "")
 
     def say(self) -> None:
         """One line on stderr a game and note."""
-        for (game, note), (first, count) in self.notes.items():
+        for (game, note), (first, count, outcome) in self.notes.items():
             record = first.record
             where = f"{shown_name(record.source)}:{record.line}" if record is not None else first.label
-            message(f"stich: {note} ({records_of_a_game(game, count, where)}{self.outcome})")
+            message(f"stich: {note} ({records_of_a_game(game, count, where)}{' ' if outcome else ''}{outcome})")
         self.notes.clear()
+
+
+def pot_zero_line(position: Position, what: str) -> str:
+    """What is said of a record of a game paid from a pot that gives none: every ``what`` (a line, a contract, a
+    card) settles at 0, which a reader would otherwise take for the result of the search, and how to give one."""
+    return (f"pot 0: every {what} settles at 0 {position.game.score_unit}: give the record a [Pot] tag, "
+            "or --pot CHIPS")
 
 
 def record_place(position: Position) -> str:

@@ -32,7 +32,7 @@ from solver.deal import small_number
 from solver.errors import shown_name, visible
 from solver.diagram import SIGNS, WIDTH as DIAGRAM_WIDTH, SuitStyle, diagram
 from solver.analysis import (CONTRACT_TABLE_TITLE, SEAT_LEGEND, check_answer_parts, settlement_legend,
-                             settlement_notes, table_cells, table_columns)
+                             table_cells, table_columns)
 from solver.games import get_game
 from solver.games.base import Game
 from solver.games.outcome import (FIGURE_SPACE, dealt_bonus_answer, dealt_bonus_cells, net_amount, role_text,
@@ -720,10 +720,23 @@ def _taken_table(document: Document) -> Table:
 # --- solve ------------------------------------------------------------------------------------------------------
 
 
-def _result_label(result: Document, game: type[Game]) -> str:
+def is_pot_zero_note(note: str) -> bool:
+    """Whether a document's note is the one on a pot of 0 (``pot 0: every line settles at 0 ...``), the same for
+    every record of a game paid from a pot that gives none: a command says it once on stderr
+    (:meth:`cli.records.GameNotes.add_pot_zero`), not under each record's text; the JSON keeps it."""
+    return note.removeprefix("note: ").startswith("pot 0:")
+
+
+def objective_title(name: str, game: type[Game]) -> str:
     """An objective as players name it (``Game.sided_objective_title``: ``Valat against``; the JSON keeps
-    ``valat_against``), with its seat where it is one seat's."""
-    name = game.sided_objective_title(result["objective"])
+    ``valat_against``), capitalised as the bonuses' titles are: ``Score``, ``Points``, ``Tricks``."""
+    title = game.sided_objective_title(name)
+    return title[:1].upper() + title[1:]
+
+
+def _result_label(result: Document, game: type[Game]) -> str:
+    """An objective as players name it (:func:`objective_title`), with its seat where it is one seat's."""
+    name = objective_title(result["objective"], game)
     return f"{name} (seat {result['seat']})" if result["seat"] is not None else name
 
 
@@ -759,7 +772,8 @@ def render_solve(document: Document, console: Console) -> None:
         console.print(Text(f"{game.sided_objective_title(skipped['objective'])}: does not arise "
                            f"({skipped['reason']})"))
     for note in document.get("notes", ()):
-        console.print(Text(f"note: {note}"))
+        if not is_pot_zero_note(note):
+            console.print(Text(f"note: {note}"))
     asked = [key for key in ("cards", "line") if any(key in result for result in document["results"])]
     if asked and document["position"]["tricks_left"] == 0:
         console.print(Text(f"the deal is over: no {' and no '.join(asked)} to show"))
@@ -777,7 +791,7 @@ def _cards_table(result: Document, painter: CardPainter, game: type[Game]) -> Ta
     """The legal cards of the player to move with the value each leaves for the objective's side."""
     side = seats_text(result["side"])
     mover = result["to_move"]
-    question = game.sided_objective_title(result["objective"]) + (
+    question = objective_title(result["objective"], game) + (
         f" for seat {result['seat']}" if result["seat"] is not None else "")
     table = Table(title=f"Cards of seat {mover}: {question}", title_justify="left", title_style="bold")
     table.add_column("cards")
@@ -907,7 +921,8 @@ def render_check(document: Document, console: Console) -> None:
             whose += f", {role_text(game.declarer_title, [document['declarer']])}'s own payment"
         console.print(Text(f"score (double dummy): {net_amount(score['value'], whose)}"))
         for note in score.get("notes", ()):
-            console.print(Text(for_stdout(f"note: {note}")))
+            if not is_pot_zero_note(note):
+                console.print(Text(for_stdout(f"note: {note}")))
         for choice in score["choices"]:
             first, second = (title(bonus) for bonus in choice["bonuses"])
             a, b = choice["settlements"]
@@ -971,5 +986,3 @@ def render_table(document: Document, console: Console) -> None:
     if settled:
         pot = document.get("pot")
         console.print(Text(settlement_legend(document["game"], pot), style="dim"))
-        for note in settlement_notes(pot):
-            console.print(note)

@@ -23,9 +23,9 @@ from .errors import message
 from .options import (ALL_MESSAGES,
                       BOARD, FILE, JSON, POT, RECORD, SCORE_TIME_LIMIT, TABLE_MB, THREADS, VARIANT, engine_for,
                       parse_variant_options)
-from .records import GameNotes, PartlyAnswered, run_over_records
-from .render import (CardPainter, CellNotes, Document, for_stdout, noted_table, plural, record_title, seats_text,
-                     side_name)
+from .records import GameNotes, PartlyAnswered, pot_zero_line, run_over_records
+from .render import (CardPainter, CellNotes, Document, for_stdout, is_pot_zero_note, noted_table, plural,
+                     record_title, seats_text, side_name)
 from .whatif import PLAY
 
 DD = typer.Option(False, "--dd", help="Also the double-dummy settlement: from the deal's start when its play is "
@@ -98,7 +98,8 @@ def render_score(document: Document, console: Console) -> None:
             console.print("no items")
         console.print(_payments_table(document))
         for note in document["notes"]:
-            console.print(Text(for_stdout(note), style="dim"))
+            if not is_pot_zero_note(note):  # said once on stderr
+                console.print(Text(for_stdout(note), style="dim"))
     if document.get("dd") is not None:
         _render_dd(document["dd"], console, document["every_seat_for_itself"], document["game"])
     elif "dd" in document:
@@ -132,6 +133,9 @@ def _render_dd(dd: Document, console: Console, every_seat_for_itself: bool, game
         if value is not None:
             text.append_text(_signed(value))
         console.print(text)
+    for note in dd["notes"]:
+        if not is_pot_zero_note(note):  # said once on stderr
+            console.print(Text(for_stdout(f"note: {note}"), style="dim"))
 
 
 def score_document(position: Position, dd: bool,
@@ -153,13 +157,27 @@ def score_document(position: Position, dd: bool,
             message(f"stich: {position.label}: no double-dummy settlement: {reason}")
         dd = False
     try:
-        return score_report(position, dd=dd, engine=engines[0], points_engine=engines[1],
-                            time_limit=time_limit)
+        document = score_report(position, dd=dd, engine=engines[0], points_engine=engines[1],
+                                time_limit=time_limit)
     except SearchStopped:
         if not (dd and complete):
             raise  # the settlement from where the play stops is the whole answer
         # a finished deal's score needs no search: it is still given, the settlement marked as not answered
-        raise PartlyAnswered({**score_report(position), "dd": None}, "no double-dummy settlement") from None
+        partly = {**score_report(position), "dd": None}
+        _count_pot_zero(position, partly, notes)
+        raise PartlyAnswered(partly, "no double-dummy settlement") from None
+    _count_pot_zero(position, document, notes)
+    return document
+
+
+def _count_pot_zero(position: Position, document: Document, notes: GameNotes | None) -> None:
+    """Counts the record's pot-0 note (the score's or the double-dummy settlement's) in ``notes``, said once a game
+    on stderr as the text leaves it out; said at once without them."""
+    said = [*document.get("notes", ()), *(document.get("dd") or {}).get("notes", ())]
+    if notes is not None:
+        notes.add_pot_zero(position, said, "deal")
+    elif any(is_pot_zero_note(note) for note in said):
+        message(f"stich: {position.label}: {pot_zero_line(position, 'deal')}")
 
 
 def score(
@@ -190,7 +208,7 @@ def score(
     points_engine = engine_for(table_mb, threads) if dd else None  # only --dd searches
     engines = (SettlementEngine(table_mb, threads=threads) if points_engine is not None else None, points_engine)
 
-    notes = GameNotes("scored without it")
+    notes = GameNotes("scored without it", pot_zero=not as_json)
 
     def document(position: Position) -> Document:
         return score_document(position, dd, engines, time_limit, notes)

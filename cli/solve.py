@@ -14,7 +14,7 @@ from .errors import objective_refused
 from .options import (ALL_MESSAGES,
                       BOARD, FILE, JSON, POT, OBJECTIVES, RECORD, TABLE_MB, THREADS, TIME_LIMIT, VARIANT, engine_for,
                       parse_variant_options)
-from .records import run_over_records
+from .records import GameNotes, run_over_records
 from .render import Document, render_solve
 from .whatif import FROM_START, PLAY
 
@@ -40,11 +40,14 @@ def solve(
     taken, the double-dummy value of the rest, and the final total."""
     flags = parse_variant_options(variant)
     engine = engine_for(table_mb, threads)
+    notes = GameNotes(pot_zero=not as_json)  # the text's pot-0 note, said once a game on stderr
 
     def document(position: Position) -> Document:
         with objective_refused(objective is not None):
-            return solve_report(position, objective, cards, line, engine=engine, time_limit=time_limit)
+            report = solve_report(position, objective, cards, line, engine=engine, time_limit=time_limit)
+        notes.add_pot_zero(position, report.get("notes", ()), "line")
+        return report
 
     run_over_records(file, variant=flags, board=board, record=record, play=play, from_start=from_start,
                      diagram="position", as_json=as_json, render=render_solve, time_limit=time_limit, pot=pot,
-                     command="solve", all_messages=all_messages, document=document)
+                     command="solve", all_messages=all_messages, document=document, notes=notes)

@@ -7,7 +7,7 @@ from typing import List, Optional
 
 import typer
 
-from solver.analysis import table_report
+from solver.analysis import settlement_notes, table_report
 from solver.position import Position
 from solver.search.engine import EngineSolver
 from solver.search.settle import SettlementEngine
@@ -31,7 +31,7 @@ def _table_document(position: Position, settlement: bool, engine: EngineSolver |
                     time_limit: float | None = None, settlement_engine: SettlementEngine | None = None,
                     *, notes: GameNotes) -> Document:
     """One record's table; a settlement column the rules cannot give is left out, noted in ``notes`` (said once a
-    game and reason after the records: the same for every record of the game)."""
+    game and reason after the records: the same for every record of the game), as a pot of 0 is."""
     reason = settlement_unsupported(position) if settlement else None
     with progress_on_stderr(f"table of {position.label}") as progress:
         # the default column is left out, not the whole table
@@ -39,6 +39,7 @@ def _table_document(position: Position, settlement: bool, engine: EngineSolver |
                                 time_limit=time_limit, settlement_engine=settlement_engine)
     if reason is not None:  # counted once tabled: a record refused (an ending) is not
         notes.add(position, f"no settlement column: {reason}")
+    notes.add_pot_zero(position, settlement_notes(document["pot"]), "contract")  # pot None: no settlement column
     return document
 
 
@@ -65,7 +66,7 @@ def table(
     flags = parse_variant_options(variant)
     engine = engine_for(table_mb, threads)
     settlement_engine = SettlementEngine(table_mb, threads=threads) if engine is not None and settlement else None
-    notes = GameNotes("tabled without it")
+    notes = GameNotes("tabled without it", pot_zero=not as_json)
     run_over_records(file, variant=flags, board=board, record=record, as_json=as_json, render=render_table,
                      document=lambda position: _table_document(position, settlement, engine, time_limit,
                                                                settlement_engine, notes=notes),

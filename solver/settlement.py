@@ -72,6 +72,9 @@ class DDSettlement:
     #: the flags the deal is played under where they are not the game's defaults, as a title ends with them
     #: (``Variant.note``; empty under the defaults), which the first line and the items' heading say
     rules_note: str = field(default="", compare=False)
+    #: the remarks on the scoring of the deal played out along ``line`` (:attr:`Settlement.notes`: a pot of 0, a
+    #: Muss deal, an ending scored as a whole deal)
+    notes: tuple[str, ...] = ()
 
     @property
     def differs(self) -> bool:
@@ -86,7 +89,8 @@ class DDSettlement:
                 "points_objective": self.points_objective, "points_optimum": self.points_optimum,
                 "points_line": list(self.points_line_names), "points_line_value": self.points_line_value,
                 "value_keeping_points": self.value_keeping_points, "differs": self.differs, "pot": self.pot,
-                "pot_change": self.pot_change, "nodes": self.nodes, "seconds": round(self.seconds, 4)}
+                "pot_change": self.pot_change, "notes": list(self.notes), "nodes": self.nodes,
+                "seconds": round(self.seconds, 4)}
 
     def _settlement(self) -> Settlement:
         """The deal played out along ``line``, as a :class:`Settlement` (which prints and renders its items)."""
@@ -110,7 +114,7 @@ class DDSettlement:
         settlement = self._settlement()
         _, *items = str(settlement).splitlines()
         summary = self._summary()
-        return "\n".join([settlement._heading(summary[0]), *items, *summary[1:]])
+        return "\n".join([settlement._heading(summary[0]), *items, *summary[1:], *self._note_lines()])
 
     def __repr__(self) -> str:
         """One line that says what the result is, as every result's ``repr``: the first line of ``print()`` with the
@@ -123,7 +127,11 @@ class DDSettlement:
         """The same for Jupyter: the first line of ``print()`` (the game, the contract, the net, the rules) as its
         heading, then the items and payments as tables (:meth:`Settlement._repr_html_`) and the lines under them."""
         summary = self._summary()
-        return self._settlement()._html(heading=summary[0], lines=summary[1:])
+        return self._settlement()._html(heading=summary[0], lines=summary[1:] + self._note_lines())
+
+    def _note_lines(self) -> list[str]:
+        """The notes as the lines under the summary say them."""
+        return [f"note: {note}" for note in self.notes]
 
 
 # --- the payoff table ---------------------------------------------------------------------------------------------
@@ -351,7 +359,7 @@ def dd_settlement(position: Position, *, announcements: Announcements = None, po
         points_optimum=result.total, points_line=tuple(CardIndex(c, names[c]) for c in result.line),
         points_line_value=points_net,
         value_keeping_points=value_kept, pot=settled.pot, pot_change=settled.pot_change,
-        every_seat_for_itself=every_seat_for_itself(position), rules_note=rules.variant.note(),
+        every_seat_for_itself=every_seat_for_itself(position), rules_note=rules.variant.note(), notes=settled.notes,
         nodes=nodes + result.nodes, seconds=time.perf_counter() - start,
         line_names=tuple(names[c].name for c in line), points_line_names=tuple(names[c].name for c in result.line))
 

@@ -339,19 +339,20 @@ def test_a_contract_table_s_settlement_column_is_explained_under_it_with_its_uni
 
 
 def test_a_contract_table_at_pot_0_carries_stich_table_s_note_in_a_notebook():
-    """At pot 0 (a Kratzen record without a [Pot] tag) every contract settles at 0: ``stich table`` says so in a
-    note under its legend, and the notebook's table says the same words after the same legend, but for how a pot
-    is given: the API's argument, not the command's flag (it told API users to use --pot)."""
+    """At pot 0 (a Kratzen record without a [Pot] tag) every contract settles at 0: ``stich table`` says so once on
+    stderr (a message about the run), and the notebook's table says it in a note after the same legend as the
+    command's, with how the API gives a pot: its argument, not the command's flag (it told API users to use --pot)."""
     from typer.testing import CliRunner
 
     from cli.main import app
 
     kratzen = VALAT.parent / "kratzen.tbn"
     shown = _Cells(solver.contract_table(next(solver.read_positions(kratzen)), settlement=True)._repr_html_())
-    printed = CliRunner().invoke(app, ["table", str(kratzen), "-b", "1"]).stdout.splitlines()
+    result = CliRunner().invoke(app, ["table", str(kratzen), "-b", "1"])
     note = "note: pot 0: every contract settles at 0 (give the record a [Pot] tag, or --pot CHIPS)"
     legend = "settlement: the attacker's double-dummy payment, with a pot of 0 chips"
-    assert printed[-2:] == [legend, note]
+    assert result.stdout.splitlines()[-1] == legend
+    assert result.stderr.startswith("stich: pot 0: every contract settles at 0 chips: give the record a [Pot] tag")
     assert shown.paragraphs[-2:] == [legend, note.replace("--pot CHIPS", "the argument pot=CHIPS")]
     paid = solver.contract_table(next(solver.read_positions(kratzen)), settlement=True, pot=40)
     assert not any(line.startswith("note: pot") for line in _Cells(paid._repr_html_()).paragraphs)

@@ -213,14 +213,68 @@ def test_the_score_of_an_ending_or_of_no_pot_comes_with_a_note():
     assert kratzen["score"]["value"] == 0 and kratzen["score"]["notes"] == [
         "pot 0: every line settles at 0 (give the record a [Pot] tag, or --pot CHIPS)"]  # every command that says it
     # takes --pot: solve and check too, over the record's tag; a Schafkopf record is left alone
-    assert "│ score     │ seat 1 │        │         │      │    +4 │" in run(
+    assert "│ Score     │ seat 1 │        │         │      │    +4 │" in run(
         "solve", EXAMPLES / "kratzen.tbn", "--board", "1", "-o", "score", "--pot", "10").stdout  # 2 tricks x 10 // 4
     (potted,) = documents("check", EXAMPLES / "kratzen.tbn", "--board", "1", "--pot", "10")
     assert potted["score"]["value"] == 4 and potted["score"]["notes"] == []
     other = run("solve", EXAMPLES / "schafkopf.tbn", "--board", "1", "-o", "points", "--pot", "10")
     assert "--pot is for Kratzen records; Schafkopf has no pot, so it is not used there" in other.stderr
     assert f"note: {ENDING_NOTE}" in run("solve", EXAMPLES / "schafkopf.tbn", "--board", "6").stdout
-    assert "note: pot 0" in run("check", EXAMPLES / "kratzen.tbn", "--board", "1").stdout
+
+
+POT_ZERO_SAID = "pot 0: every {what} settles at 0 chips: give the record a [Pot] tag, or --pot CHIPS"
+
+
+@pytest.mark.parametrize("command, what", [(("solve", "-o", "score"), "line"), (("check",), "line"),
+                                           (("table",), "contract"), (("score", "--dd"), "deal")])
+def test_the_pot_0_note_is_said_once_on_stderr_and_kept_in_the_json(command, what):
+    """A message about the run, not a result: at pot 0 every Kratzen record settles at 0, and the text said so on
+    stdout under every record. It is said once on stderr for all of them, as match and postmortem say theirs; the
+    JSON documents keep it in their notes (the table's ``pot`` is 0), and a pot given says nothing."""
+    result = run(*command, EXAMPLES / "kratzen.tbn")
+    assert result.exit_code == 0, result.stderr
+    assert "pot 0:" not in result.stdout
+    said = POT_ZERO_SAID.format(what=what)
+    assert [line for line in result.stderr.splitlines() if "pot 0" in line] == [
+        f"stich: {said} (5 records of Kratzen from {EXAMPLES / 'kratzen.tbn'}:10)"]
+    documents_ = documents(*command, EXAMPLES / "kratzen.tbn")
+    notes = [[note for note in (document.get("notes") or (document.get("score") or {}).get("notes")
+                                or (document.get("dd") or {}).get("notes") or ()) if note.startswith("pot 0:")]
+             for document in documents_]
+    if command[0] == "table":
+        assert [document["pot"] for document in documents_] == [0] * 5
+    else:
+        assert all(len(found) == 1 for found in notes) and len(notes) == 5, notes
+    paid = run(*command, EXAMPLES / "kratzen.tbn", "--pot", "8")
+    assert "pot 0" not in paid.stdout + paid.stderr
+
+
+def test_score_dd_of_a_kratzen_deal_without_a_pot_notes_it():
+    """The double-dummy settlement's deal is scored as any other, but its notes (a pot of 0, a Muss deal) were
+    dropped: the JSON's ``dd`` had none, and ``score --dd`` on an unfinished Kratzen deal said nothing of the pot."""
+    (muss,) = documents("score", "--dd", EXAMPLES / "kratzen.tbn", "--board", "3")
+    assert muss["dd"]["notes"] == ["a Muss deal: no trick payouts",
+                                   "pot 0: tricks and targets only (give the record a [Pot] tag, or --pot CHIPS)"]
+    (paid,) = documents("score", "--dd", EXAMPLES / "kratzen.tbn", "--board", "3", "--pot", "8")
+    assert paid["dd"]["notes"] == ["a Muss deal: no trick payouts"]
+    text = run("score", "--dd", EXAMPLES / "kratzen.tbn", "--board", "3")
+    assert "note: a Muss deal: no trick payouts" in text.stdout and "pot 0:" not in text.stdout
+    assert f"stich: {POT_ZERO_SAID.format(what='deal')} (the Kratzen record at {EXAMPLES / 'kratzen.tbn'}:30)" in (
+        text.stderr.splitlines())
+
+
+def test_solve_writes_every_objective_s_title_in_capitals():
+    """``solve -o all`` wrote ``score``, ``points`` and ``tricks (seat 1)`` beside ``Game`` and ``Valat against``:
+    every title is written as the bonuses' are, in the value table and the card and line tables' titles; the JSON
+    keeps the identifiers."""
+    text = run("solve", "-o", "all", "--cards", "--line", EXAMPLES / "settlement.tbn").stdout
+    rows = [line.split("│")[1].strip() for line in text.splitlines() if line.startswith("│ ")]
+    assert {"Score", "Points", "Game"} <= set(rows) and not {"score", "points"} & set(rows)
+    assert "Cards of seat 4: Score" in text and "Optimal line (Points)" in text
+    kratzen = run("solve", "-o", "all", EXAMPLES / "kratzen.tbn", "--board", "1").stdout
+    assert "│ Tricks (seat 1) │ seat 1 │      2 │       0 │    2 │     2 │ yes    │" in kratzen
+    (document,) = documents("solve", "-o", "all", EXAMPLES / "kratzen.tbn", "--board", "1")
+    assert [result["objective"] for result in document["results"]] == ["score", "tricks", "tricks", "tricks"]
 
 
 def test_the_card_points_of_a_tout_come_with_a_note_that_its_score_does_not_count_them():
@@ -288,7 +342,7 @@ def test_solve_kratzen_every_seat():
     assert score["measure"] == "chips" and score["achieved"] == 0  # the whole deal's settlement, as game units are
     assert [r["total"] for r in seats] == [reference(position, "tricks", seat=s).total for s in range(1, 5)]
     out = run("solve", EXAMPLES / "kratzen.tbn", "-b", "3").stdout
-    assert "every seat plays for itself" in out and "tricks (seat 3)" in out
+    assert "every seat plays for itself" in out and "Tricks (seat 3)" in out
 
 
 def test_kratzen_documents_give_no_card_points_but_count_the_tricks():
@@ -415,7 +469,7 @@ def test_solve_names_each_objective_as_players_do(monkeypatch):
               "-o", "points", "--cards", "--line").stdout
     rows = [line.split("│")[1].strip() for line in out.split("Double-dummy value", 1)[1].splitlines()
             if line.startswith("│")][:3]
-    assert rows == ["Schneider against", "Schwarz", "points"]
+    assert rows == ["Schneider against", "Schwarz", "Points"]
     titles = {line.strip() for line in out.splitlines()}
     assert {"Cards of seat 3: Schneider against", "Optimal line (Schneider against)"} <= titles
     assert "_against" not in out
@@ -903,7 +957,9 @@ def test_a_dos_file_ending_in_ctrl_z_is_read_by_the_commands_as_without_it(tmp_p
     line = first.count("\r\n") + 3
     assert run("check", middle, code=1).stderr == (
         f"stich: {middle}:{line}:1: cards before any tag: a Ctrl-Z (DOS end of file) in the middle of the file (got "
-        "'\\x1a', expected a tag such as [Game \"...\"])\n")
+        "'\\x1a', expected a tag such as [Game \"...\"])\n"
+        "stich: pot 0: every line settles at 0 chips: give the record a [Pot] tag, or --pot CHIPS (5 records of "
+        f"Kratzen from {middle}:{line + 4})\n")  # the records after it answered, none with a pot
     before, after = played.split("\r\n*\r\n", 1)  # the first Play section's '*' replaced by a Ctrl-Z
     middle.write_text(before + "\r\n\x1a\r\n" + after, newline="")
     line = before.count("\r\n") + 2
@@ -1196,7 +1252,7 @@ def test_table_refuses_a_pot_beside_no_settlement():
 
 def test_table_names_the_pot_its_settlement_column_is_paid_from():
     """The table's settlement column depends on the pot, so its JSON says which (as score's and analyse's do), and a pot
-    of 0 that settles every contract at 0 gets the note solve and score give."""
+    of 0 that settles every contract at 0 gets the note solve and score give (said on stderr, once)."""
     (paid,) = documents("table", EXAMPLES / "kratzen.tbn", "-b", "2", "--pot", "40")
     (plain,) = documents("table", EXAMPLES / "kratzen.tbn", "-b", "2")
     (unsettled,) = documents("table", EXAMPLES / "kratzen.tbn", "-b", "2", "--no-settlement")
@@ -1205,8 +1261,10 @@ def test_table_names_the_pot_its_settlement_column_is_paid_from():
     text = " ".join(run("table", EXAMPLES / "kratzen.tbn", "-b", "2", "--pot", "40").stdout.split())
     assert "settlement: the attacker's double-dummy payment, with a pot of 40 chips" in text
     assert "note: pot 0" not in text
-    text = " ".join(run("table", EXAMPLES / "kratzen.tbn", "-b", "2").stdout.split())
-    assert "note: pot 0: every contract settles at 0 (give the record a [Pot] tag, or --pot CHIPS)" in text
+    plain_run = run("table", EXAMPLES / "kratzen.tbn", "-b", "2")
+    assert "pot 0" not in plain_run.stdout  # said on stderr
+    assert (f"stich: {POT_ZERO_SAID.format(what='contract')} (the Kratzen record at {EXAMPLES / 'kratzen.tbn'}:20)"
+            in plain_run.stderr.splitlines())
 
 
 def test_table_rejects_an_ending(tmp_path):
@@ -2334,8 +2392,8 @@ def test_a_standard_stream_closed_but_unused_is_no_matter() -> None:
     import os
 
     unused = subprocess.run([sys.executable, "-c", "from solver.cli.main import main; main()", "solve",
-                             str(EXAMPLES / "kratzen.tbn"), "--board", "1"], capture_output=True, text=True,
-                            cwd=ROOT, timeout=120, preexec_fn=lambda: os.close(0))
+                             str(EXAMPLES / "kratzen.tbn"), "--board", "1", "--pot", "4"], capture_output=True,
+                            text=True, cwd=ROOT, timeout=120, preexec_fn=lambda: os.close(0))
     assert unused.returncode == 0 and "Kratzen" in unused.stdout and not unused.stderr
 
 
@@ -3131,7 +3189,8 @@ def test_a_cr_only_record_on_a_pipe_is_answered_when_its_blank_line_arrives():
     import select
 
     record = '[Game "Kratzen"]\r[Board "{n}"]\r[Deal "EA EK EO / GA GK GO / HA HK HO"]\r[Contract "Trump E"]\r\r'
-    process = subprocess.Popen([sys.executable, "-c", "from cli.main import main; main()", "solve", "-"], cwd=ROOT,
+    process = subprocess.Popen([sys.executable, "-c", "from cli.main import main; main()", "solve", "--pot", "4", "-"],
+                               cwd=ROOT,
                                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     assert process.stdin is not None and process.stdout is not None
     process.stdin.write(record.format(n=7).encode())
@@ -4078,6 +4137,9 @@ def test_bad_record_messages_are_capped_with_one_closing_line_and_json_keeps_eve
     for command in ("show", "solve", "check"):
         result = run(command, many, code=1)
         lines = result.stderr.splitlines()
+        if command != "show":  # the answered records have no pot: said once after the rest
+            assert lines.pop() == ("stich: pot 0: every line settles at 0 chips: give the record a [Pot] tag, or "
+                                   f"--pot CHIPS (100 records of Kratzen from {many}:46)")
         assert len(lines) == 21, (command, lines[-3:])
         assert lines[0] == (f"stich: {many}:3:25: seat 2: not a card of the Kratzen pack (got 'XX', expected a Kratzen "
                             "card)")
