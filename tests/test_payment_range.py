@@ -10,8 +10,7 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from game_cases import random_rules, random_state
-from test_settlement import SETTLEMENT_CONFIGS, random_announcements
+from game_cases import SETTLEMENT_CONFIGS, random_announcements, random_rules, random_state
 from solver import read_positions
 from solver.errors import StichError
 from solver.games import get_game
