@@ -393,7 +393,7 @@ def settle_sample(setup: AdviceSetup, k: int) -> list[Settled | None]:
         seat = setup.seat - 1
         tricks, searched = searched_tricks_and_win(position, inputs, seat, counted=counted)
         results.append((scaled_share(position, seat, value), is_win(position, inputs, seat, value, searched=searched),
-                        *bonuses, *bonuses_possible(table), tricks, payment_range(position, seat, inputs)))
+                        *bonuses, *bonuses_possible(table), tricks, payment_range(position, seat, spec.net_range)))
     return results
 
 
@@ -1219,7 +1219,7 @@ def card_chunk(span: tuple[int, int], setup: CardSetup, limits: ChunkLimits = Ch
         table = payoff_table(position, inputs=inputs)
         possible = bonuses_possible(table)
         settled: list[Settled | None] = []
-        bounds = payment_range(position, seat, inputs)
+        bounds = payment_range(position, seat, table.spec.net_range)
         for card in setup.cards:
             value = values[card]
             after = state.advance(card)

@@ -529,8 +529,8 @@ class Sums:
     # (the hand's seat's, in sixths of a game unit: SHARE_SCALE)
     score_total: int = 0
     score_squares: int = 0
-    # the least and greatest payment any scored sample could have settled at (``Game.payment_range``, in sixths),
-    # joined over the samples, whose sides differ where the partner is unseen; None where a sample gave none
+    # the least and greatest payment (sixths) any scored sample could have settled at (:func:`payment_range`),
+    # joined over the samples' own sides, which differ where the partner is unseen; None: unknown (an older line)
     score_range: tuple[int, int] | None = None
     bonuses: dict[tuple[str, int | None], BonusTally] = field(default_factory=dict)
     cards: dict[int, CardTally] = field(default_factory=dict)
@@ -694,8 +694,8 @@ def _add_score(sums: Sums, position: Position, seat: int, setup: Setup) -> None:
     result = solve_score(position, cards=state.to_move == seat, engine=worker_settlement_engine(),
                          reference_solver=False, announcements=setup.announcements, pot=setup.pot)
     share = scaled_share(position, seat, result.total)
-    inputs = scoring_inputs(position, pot=setup.pot, announcements=setup.announcements)
-    sample_range = payment_range(position, seat, inputs)
+    assert result.net_range is not None  # the score's result carries it
+    sample_range = payment_range(position, seat, result.net_range)
     sums.score_range = sample_range if not sums.score_n else joined_range(sums.score_range, sample_range)
     sums.score_n += 1
     sums.score_total += share
@@ -719,15 +719,15 @@ def scaled_share(position: Position, seat: int, net: int) -> int:
     return int(share * SHARE_SCALE)
 
 
-def payment_range(position: Position, seat: int, inputs: object) -> tuple[int, int] | None:
-    """The least and greatest payment ``seat`` (0-based) can receive under the position's rules and scoring
-    ``inputs`` (``Game.payment_range``), in sixths of a game unit as :func:`scaled_share` counts them; None where the
-    game gives none."""
-    bounds = position.game.payment_range(position.rules, seat, inputs)
-    if bounds is None:
-        return None
-    least, most = (bound * SHARE_SCALE for bound in bounds)
-    return math.floor(least), math.ceil(most)
+def payment_range(position: Position, seat: int, nets: tuple[int, int]) -> tuple[int, int]:
+    """The least and greatest payment ``seat`` (0-based) can receive where the declaring side's net lies within
+    ``nets`` (the score's :attr:`~solver.search.results.SolveResult.net_range`, the least and greatest entry of the
+    position's payoff table), in sixths of a game unit as :func:`scaled_share` counts them: the seat's share of
+    either end, as a share rises or falls with the net (``Game.seat_share``). A payment's 95% interval is cut to
+    it, joined over the samples (:func:`joined_range`), as the card points' is cut to 0 .. the deal's total. Only for
+    a seat whose payment the settlement answers (:func:`has_share`)."""
+    least, most = sorted(scaled_share(position, seat, net) for net in nets)
+    return least, most
 
 
 def joined_range(one: tuple[int, int] | None, other: tuple[int, int] | None) -> tuple[int, int] | None:
@@ -1285,7 +1285,7 @@ def mean_interval(n: int, total: int, squares: int, confidence: float = 0.95,
     is exact in integers, so samples all alike give an interval of no width, not a rounding error's.
     ``confidence``: another level than 95%, for an interval that is one of several read together (advice's gaps to
     the best, :func:`solver.advice.ranked_rows`). ``within``: the least and greatest value a sample can take (card
-    points' 0 .. the deal's total, a payment's ``Game.payment_range``), to which the interval is cut: the mean of
+    points' 0 .. the deal's total, a payment's :func:`payment_range`), to which the interval is cut: the mean of
     such values lies there too, and at a few samples t times the spread would reach past it."""
     if not n:
         return math.nan, math.nan, math.nan

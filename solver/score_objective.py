@@ -152,7 +152,7 @@ def solve_score(position: Position, *, cards: bool = False, line: bool = False,
             nodes = searcher.nodes - before
     return SolveResult(objective=objective, achieved=0, future=value, card_values=tuple(values), line=tuple(pv),
                        nodes=nodes, seconds=time.perf_counter() - start, to_move=seat_to_move(state),
-                       pack=state.rules.pack)
+                       pack=state.rules.pack, net_range=spec.net_range)
 
 
 __all__ = ["SCORE", "names_score", "objective_named", "score_objective", "score_takes_no_seat", "settlement_engine_for",

@@ -67,3 +67,36 @@ def random_state(rules, rng: random.Random, tricks_left: int | None = None, mid_
         for _ in range(rng.randrange(1, state.seats)):
             state = state.advance(rng.choice(state.legal_list()))
     return state
+
+
+#: The settlement's sweep, (game, contract, variant choices, positions): each position draws one value per variant
+#: flag; positions is how many endings the differential run checks (tests/test_settlement.py).
+SETTLEMENT_CONFIGS = [
+    ("Zwanzigerrufen", "Normal", {"valat_mode": ["separate", "replaces_game", "cancels_other_bonuses",
+                                                 "multiplies_total"], "tie_44": ["declarers_lose", "no_score"],
+                                  "mondfang": ["team", "player"], "pagat_via_sagotrick": ["true", "false"]}, 70),
+    ("Zwanzigerrufen", "Solo", {"valat_mode": ["separate", "multiplies_total"],
+                                "double_valat_in_solo": ["true", "false"], "solo_value": ["4", "5"]}, 60),
+    ("Zwanzigerrufen", "SuitSolo", {"valat_mode": ["separate", "replaces_game"]}, 20),
+    ("Schafkopf", "Rufer E", {"laufende_mode": ["standard", "only_if_holder_wins"]}, 35),
+    ("Schafkopf", "Solo H", {}, 35),
+    ("Schafkopf", "Wenz", {}, 35),
+    ("Schafkopf", "SoloTout S", {}, 15),
+    ("Kratzen", "Trump H", {}, 40),
+    ("Kratzen", "Trump S Muss", {}, 20),
+]
+
+#: Announcement templates: D a declaring seat, F a defending seat (each tried until the scorer accepts one).
+ANNOUNCEMENTS = [
+    "", "D: Pagat", "F: Kontra", "D: Pagat; F: Kontra Pagat", "D: Valat", "D: Pagat, Valat; F: Kontra",
+    "F: Kontra; D: Retour", "D: Absolut", "F: Valat dagegen", "F: Kontra; F: Pagat dagegen", "D: Mondfang",
+    "F: Mondfang dagegen", "D: Trull, Koenige", "D: Valat; F: Kontra Valat; D: Retour Valat",
+]
+
+
+def random_announcements(rules, rng: random.Random) -> str:
+    """One of :data:`ANNOUNCEMENTS` for a Zwanzigerrufen deal of ``rules``, its D and F made seats of the two sides
+    (the scorer may refuse it for the contract: callers draw again)."""
+    declarer = min(rules.declaring_side) + 1
+    defender = rng.choice(sorted(rules.defending_side)) + 1
+    return rng.choice(ANNOUNCEMENTS).replace("D:", f"{declarer}:").replace("F:", f"{defender}:")

@@ -107,7 +107,7 @@ def _settled_along_the_line(setup, k):
             if counts_tricks(setup.game) else 0
         results.append((scaled_share(position, setup.seat - 1, value), value > 0, bonuses_made(rules, items),
                         bonuses_against(rules, items), *bonuses_possible(payoff_table(position, inputs=inputs)),
-                        tricks, payment_range(position, setup.seat - 1, inputs)))
+                        tricks, payment_range(position, setup.seat - 1, spec.net_range)))
     return results
 
 

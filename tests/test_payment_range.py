@@ -1,6 +1,7 @@
-"""The least and greatest payment a contract can pay a seat (``Game.payment_range``): no settled deal lies outside
-it, its ends are reached where the cards allow, and the payment intervals that analyse and advice report keep
-within it, as the card points' keep within 0 .. the deal's total."""
+"""The least and greatest payment a contract can pay a seat: the seat's share (``solver.sampling.payment_range``) of
+the least and greatest net of the position's payoff table, which the score's result carries (``SolveResult.net_range``).
+No settled deal lies outside it, its ends are reached where the cards allow, and the payment intervals that analyse
+and advice report keep within it, as the card points' keep within 0 .. the deal's total."""
 
 from __future__ import annotations
 
@@ -10,13 +11,13 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from game_cases import random_rules, random_state
-from test_settlement import SETTLEMENT_CONFIGS, random_announcements
+from game_cases import SETTLEMENT_CONFIGS, random_announcements, random_rules, random_state
 from solver import read_positions
 from solver.errors import StichError
 from solver.games import get_game
 from solver.position import Position
-from solver.sampling import analyse_position
+from solver.sampling import SHARE_SCALE, analyse_position, has_share, payment_range, scaled_share
+from solver.score_objective import solve_score
 from solver.scoring import scoring_inputs
 from solver.search.settle import PayoffSpec
 from solver.settlement import default_settlement_engine, final_net, payoff_spec
@@ -26,14 +27,15 @@ SETTINGS = settings(max_examples=200, deadline=None, derandomize=True, database=
                     suppress_health_check=[HealthCheck.too_slow])
 
 
-def finished_deal(config, rng: random.Random):
-    """A whole deal of the configuration with random variant values, announcements and pot, played out at random to
-    its end, and its scoring inputs (drawn again where the contract refuses the announcements)."""
+def scored_position(config, rng: random.Random, tricks_left: int | None = None):
+    """A position of the configuration (its start, or with ``tricks_left`` tricks to play, reached at random) with
+    random variant values, announcements and pot, those two, and its scoring inputs (drawn again where the contract
+    refuses the announcements)."""
     game, contract, choices, _ = config
     while True:
         variant = {flag: rng.choice(values) for flag, values in choices.items()}
         rules = random_rules((game, contract, variant), rng)
-        position = Position(get_game(game), rules, rules.start())
+        position = Position(get_game(game), rules, random_state(rules, rng, tricks_left=tricks_left))
         announcements = random_announcements(rules, rng) if game == "Zwanzigerrufen" else None
         pot = rng.choice([0, 4, 8, 12, 30]) if position.game.has_pot else None
         try:
@@ -41,29 +43,43 @@ def finished_deal(config, rng: random.Random):
             payoff_spec(position, inputs=inputs)
         except StichError:
             continue  # announcements the contract does not allow (a Pagat in a Suit Solo): draw again
-        return position, random_state(rules, rng, tricks_left=0), inputs
+        return position, announcements, pot, inputs
 
 
 @SETTINGS
 @given(st.integers(0, len(SETTLEMENT_CONFIGS) - 1), st.integers(0, 10**6))
 def test_every_settled_deal_pays_each_seat_within_its_range(config_index, seed):
     """Every seat whose payment the settlement answers is paid, on a deal played out at random and settled by the
-    scorer, within what ``payment_range`` says the contract can pay it; the declaring side's net is one of
-    ``settlement_nets``."""
-    position, final, inputs = finished_deal(SETTLEMENT_CONFIGS[config_index], random.Random(seed))
-    game, rules = position.game, position.rules
-    net, _ = final_net(position, final, inputs=inputs)
-    assert net in game.settlement_nets(rules, inputs)
+    scorer, within its share of the least and greatest net of the deal's payoff table from the start; the net is
+    one of the table's entries."""
+    rng = random.Random(seed)
+    start, _, _, inputs = scored_position(SETTLEMENT_CONFIGS[config_index], rng)
+    spec = payoff_spec(start, inputs=inputs)
+    final = random_state(start.rules, rng, tricks_left=0)
+    net, _ = final_net(start, final, inputs=inputs)
+    assert net in spec.values and spec.net_range == (min(spec.table), max(spec.table))
     bounded = 0
-    for seat in range(rules.seats):
-        bounds = game.payment_range(rules, seat, inputs)
-        if bounds is None:
-            assert game.seat_share(rules, seat, net) is None  # a Kratzen seat that does not attack
+    for seat in range(start.rules.seats):
+        if not has_share(start, seat):
+            assert start.game.seat_share(start.rules, seat, net) is None  # a Kratzen seat that does not attack
             continue
-        least, most = bounds
-        assert least <= game.seat_share(rules, seat, net) <= most
+        least, most = payment_range(start, seat, spec.net_range)
+        assert least <= scaled_share(start, seat, net) <= most
         bounded += 1
     assert bounded >= 1  # the declarer's at least
+
+
+@settings(SETTINGS, max_examples=40)
+@given(st.integers(0, len(SETTLEMENT_CONFIGS) - 1), st.integers(0, 10**6))
+def test_the_score_carries_the_least_and_greatest_net_of_its_payoff_table(config_index, seed):
+    """The score of an ending carries its own payoff table's least and greatest net, and the value and every card's
+    lie within them."""
+    position, announcements, pot, inputs = scored_position(SETTLEMENT_CONFIGS[config_index], random.Random(seed),
+                                                           tricks_left=3)
+    result = solve_score(position, cards=True, announcements=announcements, pot=pot)
+    least, most = payoff_spec(position, inputs=inputs).net_range
+    assert result.net_range == (least, most)
+    assert all(least <= value <= most for value in [result.total, *(cv.value for cv in result.card_values)])
 
 
 def reachable_extremes(position: Position) -> tuple[int, int]:
@@ -95,20 +111,18 @@ def test_a_schafkopf_rufers_greatest_win_and_loss_are_reached():
     tops, bottoms = set(), set()
     for seed in range(6):
         position = rufer_deal(seed)
-        game, rules = position.game, position.rules
-        inputs = scoring_inputs(position)
         least, most = reachable_extremes(position)
-        nets = game.settlement_nets(rules, inputs)
-        assert min(nets) <= least <= most <= max(nets)
-        caller_least, caller_most = game.payment_range(rules, 0, inputs)
-        assert (caller_least, caller_most) == (min(nets) / 2, max(nets) / 2)  # a Rufer's net shared by two
-        if most == max(nets):
+        nets = payoff_spec(position).net_range
+        assert nets[0] <= least <= most <= nets[1]
+        sixths = SHARE_SCALE // 2  # a Rufer's net shared by two
+        assert payment_range(position, 0, nets) == (nets[0] * sixths, nets[1] * sixths)
+        if most == nets[1]:
             tops.add(seed)
-        if least == min(nets):
+        if least == nets[0]:
             bottoms.add(seed)
     assert 0 in tops and 1 in bottoms
     seed_0 = rufer_deal(0)
-    assert seed_0.game.payment_range(seed_0.rules, 0, scoring_inputs(seed_0)) == (-6, 6)
+    assert payment_range(seed_0, 0, payoff_spec(seed_0).net_range) == (-6 * SHARE_SCALE, 6 * SHARE_SCALE)
 
 
 def test_a_kratzen_muss_pays_the_attacker_at_most_nothing():
@@ -117,10 +131,13 @@ def test_a_kratzen_muss_pays_the_attacker_at_most_nothing():
     kratzen = get_game("kratzen")
     muss = next(p for p in read_positions(str(ROOT / "examples" / "kratzen.tbn"))
                 if p.rules.contract.modifier == "muss")
-    assert kratzen.payment_range(muss.rules, muss.rules.declarer, 8) == (-16, 0)
+    start = Position(kratzen, muss.rules, muss.rules.start())
+    assert payoff_spec(start, pot=8).net_range == (-16, 0)
+    assert payment_range(start, muss.rules.declarer, (-16, 0)) == (-16 * SHARE_SCALE, 0)
     plain = kratzen.rules(muss.rules.deal, "Trump H", declarer=muss.rules.declarer + 1)
-    assert kratzen.payment_range(plain, plain.declarer, 8) == (-16, 8)
-    assert kratzen.payment_range(plain, (plain.declarer + 1) % plain.seats, 8) is None  # plays for itself
+    plain_start = Position(kratzen, plain, plain.start())
+    assert payoff_spec(plain_start, pot=8).net_range == (-16, 8)
+    assert not has_share(plain_start, (plain.declarer + 1) % plain.seats)  # plays for itself
 
 
 def test_the_payment_interval_of_a_kratzen_muss_at_4_samples_ends_at_0_at_most():

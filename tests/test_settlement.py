@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from game_cases import random_rules, random_state
+from game_cases import SETTLEMENT_CONFIGS, random_announcements, random_rules, random_state
 from solver import StichError, dd_settlement, make_position, read_positions
 from solver.cards import bits
 from solver.games.outcome import MAX_POT
@@ -43,39 +43,10 @@ TRICKS_CYCLE = (3, 3, 4, 3, 5, 3) if SCALE > 1 else (3, 3, 4, 3, 3, 3)
 #: The small sample's endings: a 4-trick one costs the reference some twenty times a 3-trick one.
 SAMPLE_POSITIONS, SAMPLE_TRICKS_CYCLE = 12, (3,)
 
-#: (game, contract, variant choices, positions): each position draws one value per variant flag.
-SETTLEMENT_CONFIGS = [
-    ("Zwanzigerrufen", "Normal", {"valat_mode": ["separate", "replaces_game", "cancels_other_bonuses",
-                                                 "multiplies_total"], "tie_44": ["declarers_lose", "no_score"],
-                                  "mondfang": ["team", "player"], "pagat_via_sagotrick": ["true", "false"]}, 70),
-    ("Zwanzigerrufen", "Solo", {"valat_mode": ["separate", "multiplies_total"],
-                                "double_valat_in_solo": ["true", "false"], "solo_value": ["4", "5"]}, 60),
-    ("Zwanzigerrufen", "SuitSolo", {"valat_mode": ["separate", "replaces_game"]}, 20),
-    ("Schafkopf", "Rufer E", {"laufende_mode": ["standard", "only_if_holder_wins"]}, 35),
-    ("Schafkopf", "Solo H", {}, 35),
-    ("Schafkopf", "Wenz", {}, 35),
-    ("Schafkopf", "SoloTout S", {}, 15),
-    ("Kratzen", "Trump H", {}, 40),
-    ("Kratzen", "Trump S Muss", {}, 20),
-]
-
-#: Announcement templates: D a declaring seat, F a defending seat (each tried until the scorer accepts one).
-ANNOUNCEMENTS = [
-    "", "D: Pagat", "F: Kontra", "D: Pagat; F: Kontra Pagat", "D: Valat", "D: Pagat, Valat; F: Kontra",
-    "F: Kontra; D: Retour", "D: Absolut", "F: Valat dagegen", "F: Kontra; F: Pagat dagegen", "D: Mondfang",
-    "F: Mondfang dagegen", "D: Trull, Koenige", "D: Valat; F: Kontra Valat; D: Retour Valat",
-]
-
 
 def settlement_config_id(config) -> str:
     game, contract, _, _ = config
     return f"{game[:2]}-{contract.replace(' ', '')}"
-
-
-def random_announcements(rules, rng: random.Random) -> str:
-    declarer = min(rules.declaring_side) + 1
-    defender = rng.choice(sorted(rules.defending_side)) + 1
-    return rng.choice(ANNOUNCEMENTS).replace("D:", f"{declarer}:").replace("F:", f"{defender}:")
 
 
 def random_ending(config, rng: random.Random, number: int, cycle: tuple[int, ...] = TRICKS_CYCLE):

@@ -13,11 +13,9 @@ A game is one module with three layers (see docs/architecture.md):
 
 from __future__ import annotations
 
-import threading
 from bisect import bisect_right
 from dataclasses import FrozenInstanceError, dataclass
 from fractions import Fraction
-from itertools import product
 from typing import Any, Callable, ClassVar, Hashable, Mapping, Sequence
 
 from ..announcements import Announcement
@@ -33,11 +31,6 @@ from .illegal import illegal_reason
 from .tables import RuleTables
 
 
-#: The nets of :meth:`Game.settlement_nets` kept by the game's settlement key, oldest dropped first (a sampling run
-#: meets a few dozen keys a contract, as the payoff tables in solver/settlement.py).
-_SETTLEMENT_NETS_KEPT = 512
-_settlement_nets: dict[tuple[str, Hashable], frozenset[int]] = {}
-_settlement_nets_lock = threading.Lock()
 #: The rule state an ending cannot derive, as keyword arguments of :meth:`Game.rules` (seats are 1-based), and its
 #: type: every game's ``Game.state_tags``, collected as each game class is defined. A game ignores the ones it has
 #: no use for.
@@ -720,52 +713,12 @@ class Game(metaclass=GameType):
         Every item is settled between the declaring side and the other seats, each seat of a side paid alike
         (:func:`~solver.games.outcome.item_payments`), so this is the seat's own payment; only an item charged to
         one player (a Mondfang under ``mondfang=player``) is shared out over the side here. None where the seat's
-        own payment is not what the settlement search answers (a game where every seat plays for itself)."""
+        own payment is not what the settlement search answers (a game where every seat plays for itself). A share
+        rises or falls with the net, so the shares of the least and greatest net a position can settle at are the
+        least and greatest payment (:func:`solver.sampling.payment_range`)."""
         declares = seat in rules.declaring_side
         side = rules.declaring_side if declares else rules.defending_side
         return Fraction(net if declares else -net, len(side))
-
-    @classmethod
-    def settlement_nets(cls, rules: Rules, inputs: object) -> frozenset[int]:
-        """Every net the declaring side can settle at under these rules and scoring inputs (the announcements made,
-        the pot): :meth:`settlement_model`'s payoff over every bucket of its components from the deal's start, so
-        the game's own scoring gives them and no table of amounts is kept beside it. Every finished deal settles at
-        one of them (the payoff agrees with :meth:`score` on every deal); a bucket no play can reach (all the
-        tricks with few card points) adds a net no deal settles at, so their least and greatest are an outer bound
-        where the components do not vary freely. Kept per :meth:`settlement_key` where the game has one. Raises
-        StichError where the rules have no settlement."""
-        start = rules.start()
-        key = cls.settlement_key(rules, start, inputs)
-        kept = _settlement_nets.get((cls.name, key)) if key is not None else None
-        if kept is not None:
-            return kept
-        components, payoff = cls.settlement_model(rules, start, inputs)
-        nets = frozenset(payoff(tuple(c.representative(b) for c, b in zip(components, buckets)))
-                         for buckets in product(*(range(len(c.thresholds) + 1) for c in components)))
-        if key is not None:
-            with _settlement_nets_lock:
-                if len(_settlement_nets) >= _SETTLEMENT_NETS_KEPT:
-                    del _settlement_nets[next(iter(_settlement_nets))]
-                _settlement_nets[(cls.name, key)] = nets
-        return nets
-
-    @classmethod
-    def payment_range(cls, rules: Rules, seat: int, inputs: object) -> tuple[Fraction, Fraction] | None:
-        """The least and greatest payment ``seat`` (0-based) can receive in these rules' contract under the variant
-        and scoring inputs: its :meth:`seat_share` of every net :meth:`settlement_nets` lists (a Schafkopf Rufer's
-        Schwarz with its Laufende at the top, the Schwarz lost at the bottom; a Kratzen Muss's attacker at most 0).
-        No settlement lies outside it; it is exact where every bucket of the settlement's components can be reached
-        and an outer bound where not (see :meth:`settlement_nets`). None where the seat's own payment is not what
-        the settlement answers (:meth:`seat_share`) or the rules have no settlement. A payment's 95% interval is
-        cut to it (``solver.sampling.mean_interval``), as the card points' is cut to 0 .. the deal's total."""
-        if cls.seat_share(rules, seat, 0) is None or cls.settlement_unsupported(rules) is not None:
-            return None
-        try:
-            shares = [cls.seat_share(rules, seat, net) for net in cls.settlement_nets(rules, inputs)]
-        except StichError:
-            return None
-        known = [share for share in shares if share is not None]
-        return (min(known), max(known)) if known else None
 
     @classmethod
     def points_objective(cls, rules: Rules) -> Objective:

@@ -54,6 +54,10 @@ class SolveResult:
     #: what was solved, as the position's diagram heads it (``board 1: Schafkopf Rufer G, declarer 1 (declarers
     #: 1+3); rules: ...``), which :func:`solver.solve` sets: the notebook view's title (empty: untitled)
     heading: str = field(default="", repr=False, compare=False)
+    #: the score's only: the least and greatest net the position can settle at, its payoff table's
+    #: (:attr:`~solver.search.settle.PayoffSpec.net_range`), within which the value and every card's lie; what a
+    #: sampled payment's interval is cut to (:func:`solver.sampling.payment_range`). None for other objectives
+    net_range: tuple[int, int] | None = field(default=None, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         """The card values' indices as :class:`CardIndex` es, which print by name (the compiled engine's come named;

@@ -73,6 +73,13 @@ class PayoffSpec:
         """The table's distinct entries, ascending: what the engine searches is each entry's rank among them."""
         return tuple(sorted(set(self.table)))
 
+    @property
+    def net_range(self) -> tuple[int, int]:
+        """The least and greatest entry: every settlement the search can answer is an entry, so no value of the
+        position lies outside (an outer bound where some buckets are out of reach, as a card-point bucket below what
+        the side already holds)."""
+        return self.values[0], self.values[-1]
+
     @cached_property
     def ranks(self) -> tuple[int, ...]:
         """The table as the engine loads it: each entry's rank among :attr:`values`. The search only compares
