@@ -23,7 +23,7 @@ from solver.scoring import scoring_inputs
 from solver.settlement import settlement_unsupported
 
 from .errors import file_name, input_errors, message, objective_refused
-from .output import atomic_path, checked_folder, checked_output, names_stdout
+from .output import checked_folder, checked_output, names_stdout
 from .options import (ALL_MESSAGES,
                       BOARD, FILE, JSON, POT, RECORD, SCORE_OR_MEASURE, TABLE_MB, THREADS, TIME_LIMIT, VARIANT,
                       engine_for, parse_variant_options, score_or_measure_names)
@@ -103,8 +103,7 @@ def postmortem_document(position: Position, plot: PlotNames | None,
         message(f"stich: {position.label}: no Play section, so no plot")
     elif plot is not None:
         written = plot.path_for(position)
-        with atomic_path(written) as temporary:
-            write_plot(analysis, temporary)
+        write_plot(analysis, written)  # through a temporary file: no half-written plot
         message(f"stich: wrote {written} ({position.label})")
     settled = settled_line(document)  # the library's line, which JSON carries as settled_after
     if settled is not None:

@@ -35,7 +35,7 @@ from typing import AbstractSet, Any, Callable, Iterable, Mapping, NamedTuple, Se
 from .cards import CardTokens
 from .deal import Deal
 from .errors import (FileError, InvalidContractError, InvalidDealError, InvalidSeatError, SearchStopped, StichError,
-                     StichWarning, integral, is_whole_number)
+                     StichWarning, check_callback, integral, is_whole_number)
 from .games import get_game
 from .games.base import Game, Rules
 from .games.outcome import (FIGURE_SPACE, JSON_PLACES, decimal_text, mean_in_words, percent_text, role_text,
@@ -49,7 +49,7 @@ from .intervals import wilson_interval_95
 from .diagram import card_names
 from .position import check_position
 from .html_tables import html_lines, html_table, html_titled_table
-from .sampling import (ALL_ALIKE, FEASIBILITY_TRIES, SHARE_SCALE, Setup, announced_tags, check_bid, check_progress,
+from .sampling import (ALL_ALIKE, FEASIBILITY_TRIES, SHARE_SCALE, Setup, announced_tags, check_bid,
                        check_run, checkpoint_identity, chunk_size, contract_and_declarer, draw_sample, has_share,
                        interval_document, joined_range, known_cards_of, lacks_announced, mean_interval,
                        older_job_notices, payment_range, position_setup, record_scoring, rules_line, run_spans,
@@ -1157,7 +1157,7 @@ def contract_advice(game: str | type[Game], hand: CardTokens, seat: SupportsInde
     ``each_announcement``: every contract is settled announcing nothing and with each announcement (those of
     ``announcements`` one by one and together, else each the seat's hand allows), on the same samples, and each
     announced row says what the announcement adds (``announcement_gain``: paired, so its interval is tight)."""
-    check_progress(progress)
+    check_callback(progress, "progress", "the result so far")
     setup, left_out = advice_setup(game, hand, seat, contracts, known=known, seed=seed, variant=variant,
                                    seats=seats, announcements=announcements, pot=pot,
                                    each_announcement=each_announcement)
@@ -1374,7 +1374,7 @@ def card_advice(position: Position, seat: SupportsIndex | None = None, *, known:
     (1-based) must be the seat to move (default: it). ``known``: cards known to be in other seats (``{2: "SA"}``),
     kept in every sample and said in the advice. ``pot`` replaces the record's ``[Pot]``. Stopping, checkpoints and
     ``progress`` as in :func:`contract_advice`."""
-    check_progress(progress)
+    check_callback(progress, "progress", "the result so far")
     state = check_position(position).state
     seat = state.to_move + 1 if seat is None else cast(int, integral(seat))
     legal = state.legal_cards()

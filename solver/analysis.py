@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, Self, Sequen
 
 from .api import _solve_checked
 from .deal import Deal
-from .errors import InvalidContractError, InvalidDealError, SearchStopped, StichError, is_token_list
+from .errors import InvalidContractError, InvalidDealError, SearchStopped, StichError, check_callback, is_token_list
 from .games import get_game
 from .games.base import Contract, Game, Objective, Rules, own_measure
 from .games.outcome import (CHECK_COLUMNS, DealtBonus, dealt_bonus_answer, other_side, side_text, signed,
@@ -995,8 +995,7 @@ def contract_table(source: Position | Deal, game: str | type[Game] | None = None
     """
     check_flag("settlement", settlement)
     deadline = Deadline(time_limit, stop)
-    if progress is not None and not callable(progress):
-        raise StichError(f"progress must be a function of one message (or None), not {progress!r}")
+    check_callback(progress, "progress", "one message")
     if isinstance(source, Position):
         check_position(source, "source")
         if game is not None and get_game(game) is not source.game:

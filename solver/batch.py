@@ -43,7 +43,8 @@ from typing import IO, Any, Callable, Iterable, Iterator, Mapping, NamedTuple, S
 from .analysis import SCHEMA, solve_report
 from .checkpoint import (KEPT_ERRORS, NOT_WRITABLE_ERRORS, CheckpointNote, no_work_note, room_refusal, torn_tail,
                          trim_partial_line, unstarted_file, write_error_fix)
-from .errors import InvalidDealError, ParseError, StichError, did_you_mean, is_token_list, is_whole_number, shown_name
+from .errors import (InvalidDealError, ParseError, StichError, check_callback, did_you_mean, is_token_list,
+                     is_whole_number, shown_name)
 from .files import (atomic_file, is_stream_output, json_line_fault, json_text, locked_while_written, names_stdout,
                     read_once_kind, remove_stale_temporaries)
 from .formats.tbn import Comment, Record, format_record, iter_records
@@ -807,8 +808,7 @@ def solve_batch(source: str | os.PathLike, out_path: str | os.PathLike, *, objec
         read_pot(None, pot)  # a whole number in range, before the output is opened
     pool = Pool(workers, scheduler, memory_mb, worker_wait, notify, verbose, table_mb)
     for name, callback in (("progress", progress), ("on_error", on_error)):
-        if callback is not None and not callable(callback):
-            raise StichError(f"{name} must be a function (or None), not {callback!r}")
+        check_callback(callback, name)
     start = time.perf_counter()
     asked = asked_of(source, objectives, cards, variant, pot)
     if is_stream_output(out_path):

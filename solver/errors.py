@@ -136,6 +136,15 @@ def integral(value: object) -> object:
         return value
 
 
+def check_callback(callback: object, name: str, called_with: str = "") -> None:
+    """A callback argument (``progress``, ``on_deal``, ...): None or a function, checked before any work is done, as
+    it is first called after some (where a bad one would end the run and lose that work). ``called_with`` says what
+    it is given (``"the result so far"``), for the message."""
+    if callback is not None and not callable(callback):
+        given = f" of {called_with}" if called_with else ""
+        raise StichError(f"{name} must be a function{given} (or None), not {callback!r}")
+
+
 def is_token_list(value: object) -> bool:
     """Whether ``value`` is a list or tuple of strings, as names are given. Lists and tuples only: a generator would be
     used up by the check."""

@@ -36,7 +36,7 @@ from .analysis import SCHEMA
 from .bots import WHAT_A_BOT_IS, Bot, SamplingBot, bot_source, is_bot, is_stich_bot
 from .checkpoint import CheckpointNote, Journal, Span, SpanSet, not_resumed_note
 from .diagram import card_names
-from .errors import StichError, integral, is_whole_number, listed, quoted, shown_name
+from .errors import StichError, check_callback, integral, is_whole_number, listed, quoted, shown_name
 from .games import get_game
 from .games.base import Game, own_measure
 from .games.outcome import JSON_PLACES, mean_in_words, role_text, side_text, signed, signed_mean
@@ -995,15 +995,11 @@ def play_match(game: str | type[Game], bots: Sequence[Bot], *, boards: int = 10,
         raise StichError(f"boards must be a whole number from 1 to 1,000,000, not {boards!r}")
     bots = check_bots(bots)
     check_time_limit(time_limit, StichError)
-    if progress is not None and not callable(progress):
-        raise StichError("progress must be a function of the result so far and the deals in all (or None), "
-                         f"not {progress!r}")
+    check_callback(progress, "progress", "the result so far and the deals in all")
     if not isinstance(keep_deals, bool):
         raise StichError(f"keep_deals must be True or False, not {keep_deals!r}")
-    if on_deal is not None and not callable(on_deal):
-        raise StichError(f"on_deal must be a function of a played deal (or None), not {on_deal!r}")
-    if notice is not None and not callable(notice):
-        raise StichError(f"notice must be a function of a text (or None), not {notice!r}")
+    check_callback(on_deal, "on_deal", "a played deal")
+    check_callback(notice, "notice", "a text")
     seats = len(bots)
     if seats not in game.seat_counts:
         raise StichError(f"{game.name} is played by {game.seat_counts_text()} seats: give one bot per seat, "

@@ -21,7 +21,7 @@ from .deal import MAX_SEATS, MIN_SEATS, Deal, small_number
 from .errors import (shown_name, visible, CommandVariantError, FlagGivenTwiceError, IllegalPlayError,
                      InvalidContractError, InvalidDealError, InvalidPositionError, InvalidSeatContractError,
                      InvalidSeatPositionError, ParseError, StichError, UnknownCardError, VariantError, close_matches,
-                     did_you_mean, integral, is_whole_number)
+                     did_you_mean, integral, is_whole_number, quoted)
 from .formats.tbn import (BRIDGE_DEAL_EXPECTED, PlaySection, Record, Tag, Token, bridge_deal_said,
                           is_bridge_deal)
 from .games import games_with, get_game
@@ -689,8 +689,11 @@ def position_from_record(record: Record, *, variant: Mapping[str, object] | str 
         except StichError as error:
             if isinstance(error, ParseError):
                 raise
-            # a message that says what it expected already does not say it twice
-            raise _tag_error(record, tag, str(error), None if "expected" in str(error) else expected) from None
+            # a message that quotes the value, or says what it expected, already does not say it twice
+            said = str(error)
+            token = None if quoted(tag.value) in said else tag.value
+            raise _error(record, said, tag.value_line, tag.value_column, token,
+                         None if "expected" in said else expected) from None
 
     contract_tag = _required(record, "Contract")
     contract = tag_value("Contract", lambda t: game.parse_contract(t.value), game.contract_help)

@@ -33,7 +33,7 @@ from .checkpoint import (REMOVE_THE_LINE, CheckpointNote, Journal, Span, SpanSet
 from .deal import Deal, parse_hand
 from .diagram import card_names
 from .errors import (FileError, IllegalPlayError, InvalidContractError, InvalidDealError, InvalidSeatError,
-                     OtherCountResumed, StichError, StichWarning, integral, is_whole_number, shown_name)
+                     OtherCountResumed, StichError, StichWarning, check_callback, integral, is_whole_number, shown_name)
 from .games import get_game
 from .games.base import Game, Objective, Rules
 from .games.outcome import (FIGURE_SPACE, decimal_text, in_table_cell, interval_words, measure_words,
@@ -965,7 +965,7 @@ def analyse_hand(game: str | type[Game], hand: CardTokens, seat: SupportsIndex, 
     impossible hand or constraints, or a checkpoint written by another analysis."""
     check_time_limit(time_limit, StichError)
     check_stop(stop, StichError)
-    check_progress(progress)
+    check_callback(progress, "progress", "the result so far")
     game = get_game(game)
     # any integral seat (a numpy integer too) as an int, checked by _setup, which names what was given
     seat_number, declarer_number = cast(int, integral(seat)), cast(int, integral(declarer))
@@ -1086,13 +1086,6 @@ def check_run(samples: object, checkpoint: object) -> None:
         raise StichError(f"samples must be a whole number from 1 to {MAX_SAMPLES:,}, not {samples!r}")
     if checkpoint is not None and not isinstance(checkpoint, (str, os.PathLike)):
         raise StichError(f"the checkpoint is a file path, not {checkpoint!r}")
-
-
-def check_progress(progress: object) -> None:
-    """A progress callback: None or a function, checked before any sample is solved (it is first called after the
-    first chunk, where a bad one would end the run with the work done)."""
-    if progress is not None and not callable(progress):
-        raise StichError(f"progress must be a function of the result so far (or None), not {progress!r}")
 
 
 def run_spans(pool: Pool, samples: int, size: int, task: Callable[..., Any], setup: Any, journal: Journal | None,
@@ -1260,7 +1253,7 @@ def analyse_position(position: Position, seat: SupportsIndex, *, known: Mapping[
     of :func:`analyse_hand`."""
     check_time_limit(time_limit, StichError)
     check_stop(stop, StichError)
-    check_progress(progress)
+    check_callback(progress, "progress", "the result so far")
     setup = position_setup(position, integral(seat), known=known, seed=seed, pot=pot)  # type: ignore[arg-type]
     rules = position.rules
     # the real deal fits unless --known adds cards or an announcement placed a card elsewhere than the deal has it

@@ -23,7 +23,7 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, SupportsIndex
 
-from .errors import StichError, escaped, shown_name
+from .errors import StichError, check_callback, escaped, shown_name
 from .limits import DEFAULT_MAX_NODES, MAX_TREE_NODES
 from .files import atomic_path, json_text
 from .games.base import Objective
@@ -246,8 +246,7 @@ def strategy_tree(position: Position, depth: int, *, objective: str | None = Non
     engine = solver_for(engine)
     by_memory = max_nodes is None
     max_nodes = nodes_memory_holds() if max_nodes is None else check_number("max_nodes", max_nodes, 1, MAX_TREE_NODES)
-    if progress is not None and not callable(progress):
-        raise StichError(f"progress must be a function (or None), not {progress!r}")
+    check_callback(progress, "progress")
     deadline = Deadline(time_limit, stop)
     with ExitStack() as limits:
         if deadline.limited:  # the points engine counts and values; the settlement engine values a score tree

@@ -20,6 +20,7 @@ import solver
 import solver.search.settle
 from solver import (EngineSolver, IllegalPlayError, InvalidContractError, InvalidDealError, InvalidPositionError,
                     StichError, make_position)
+from solver.errors import check_callback
 from solver.search.settle import SettlementEngine
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -897,6 +898,35 @@ def test_the_sampling_functions_refuse_a_progress_that_is_no_function_before_the
     for call in calls:
         with pytest.raises(StichError, match=r"^progress must be a function of the result so far \(or None\), not 5$"):
             call()
+
+
+def test_every_callback_check_says_what_the_function_is_given(valat, tmp_path):
+    """The progress checks of sampling, contract_table, play_match, strategy_tree and solve_batch were five copies
+    of one test, each with its own words: one function checks them all, and each message keeps what its callback is
+    called with."""
+    from solver.bots import make_bot
+    from solver.match import play_match
+    from solver.tree import strategy_tree
+
+    bots = [make_bot("random")] * 4
+    calls = {"progress must be a function of one message (or None), not 5":
+             lambda: solver.contract_table(valat, progress=5),
+             "progress must be a function of the result so far and the deals in all (or None), not 5":
+             lambda: play_match("schafkopf", bots, boards=1, progress=5),
+             "notice must be a function of a text (or None), not 5":
+             lambda: play_match("schafkopf", bots, boards=1, notice=5),
+             "progress must be a function (or None), not 5": lambda: strategy_tree(valat, 1, progress=5),
+             "on_error must be a function (or None), not 5":
+             lambda: solver.solve_batch(KRATZEN, tmp_path / "o.jsonl", workers=1, on_error=5)}
+    for message, call in calls.items():
+        with pytest.raises(StichError) as refused:
+            call()
+        assert str(refused.value) == message
+    with pytest.raises(StichError) as refused:
+        check_callback([], "on_deal", "a played deal")
+    assert str(refused.value) == "on_deal must be a function of a played deal (or None), not []"
+    check_callback(None, "progress")  # None: no callback
+    check_callback(print, "progress")
 
 
 def test_contract_advice_takes_contracts_in_a_numpy_array():

@@ -901,6 +901,18 @@ def test_upload_and_paste_open_records():
     assert ids.isdisjoint(b["id"] for b in renamed["boards"]) and ids.isdisjoint(b["id"] for b in edited["boards"])
 
 
+def test_a_pasted_or_uploaded_bad_contract_is_said_once():
+    """The refusal of a record with [Contract "Valat"] named the contract twice, "... 'Valat' (expected ...) (got
+    'Valat')"; pasted or uploaded, it is said once, with what was expected."""
+    text = re.sub(r'\[Contract "[^"]*"\]', '[Contract "Valat"]', ZR.read_text(encoding="utf-8"), count=1)
+    line = text[:text.index('[Contract "Valat"]')].count("\n") + 1
+    said = f":{line}:12: unknown Zwanzigerrufen contract 'Valat' (expected Normal [T20..T16] | Solo | SuitSolo)"
+    c = client()
+    assert c.post("/api/load", json={"text": text}).json()["refused"] == ["pasted text" + said]
+    uploaded = c.post("/api/load", files={"file": ("mine.tbn", text.encode(), "text/plain")}).json()
+    assert uploaded["refused"] == ["mine.tbn" + said]
+
+
 def test_the_largest_upload_keeps_its_boards_and_the_one_in_use():
     """An upload of 1,000 records (the most it may hold) keeps its own first board, the one the page opens, and every
     board of the named files."""

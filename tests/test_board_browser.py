@@ -1854,13 +1854,10 @@ def test_a_space_kept_while_the_values_stop_drops_it_and_says_why(driver, server
     driver.get(server)  # the page's own fetch again
 
 
-def test_after_a_refused_position_space_keeps_nothing_and_a_card_plays_from_the_table_shown(driver, server):
-    """While a refused position's error is said, no space is kept, and a legal card of the table shown is played from
-    that table."""
+def test_after_a_refused_position_a_card_plays_from_the_table_shown(driver, server):
+    """While a refused position's error is said, a legal card of the table shown is played from that table (space
+    and ★ best too: test_best_after_a_refused_position_plays_from_the_table_shown)."""
     bar = refused_position(driver, server)
-    driver.execute_script("document.activeElement.blur();"
-                          "document.body.dispatchEvent(new KeyboardEvent('keydown', { key: ' ', bubbles: true }))")
-    assert driver.execute_script("return [S.cursor, S.shownAt, S.bestAhead]") == [2, 0, 0]
     card = driver.execute_script("const card = document.querySelector('#seat-1 .card.legal:not([data-card=\"EO\"])');"
                                  "card.click(); return card.dataset.card")
     wait_for(lambda: settled(driver) and driver.execute_script("return S.cursor") == 1, "the card played at card 0")
@@ -1925,12 +1922,98 @@ def test_an_objective_chosen_after_a_refused_position_values_the_table_shown(dri
       const box = $('objective'); box.value = box.options[box.options.length - 1].value;
       box.dispatchEvent(new Event('change'));
       return [asked, S.cursor, S.moves];""")
-    assert asked == [[["/api/values", []], ["/api/curve", []]], 0, []]
+    # the line past it stays, as a card played or ← leaves it: its graph is asked, and says that line's refusal
+    assert asked == [[["/api/values", []], ["/api/curve", ["EO", "EO"]]], 0, ["EO", "EO"]]
     wait_for(lambda: settled(driver), "the values of the table shown")
     assert driver.execute_script("return [S.values.kind, S.values.objective]")[0] == "values"
     assert not driver.find_element("id", "error").is_displayed()
-    assert driver.find_element("id", "curve-state").text == ""
+    wait_for(lambda: "seat 2 does not hold EO" in driver.find_element("id", "curve-state").text, "the graph's refusal")
     driver.get(server)  # the page's own fetch again
+
+
+# /api/position refused with no answer (the network dropped): a step the page could not take.
+POSITION_UNANSWERED = """window.unstubbedFetch = window.unstubbedFetch || window.fetch;
+window.fetch = (url, options) => url === "/api/position" ? Promise.reject(new TypeError("Failed to fetch"))
+  : window.unstubbedFetch(url, options);"""
+
+
+def test_an_objective_chosen_after_a_failed_step_keeps_the_records_line(driver, server):
+    """End pressed with no answer, then an objective chosen: the record's play was cut to the table shown (16 moves
+    became 0, and Save .tbn dropped them) and the tab kept the cursor it could not reach. The table shown is valued,
+    the moves stay a line ▶ goes on with, and the tab keeps the cursor shown."""
+    driver.get(server)
+    wait_for(lambda: settled(driver), "values")
+    open_at(driver, "schafkopf.tbn board 1", 0)
+    played = driver.execute_script("return S.moves.length")
+    assert played > 2
+    driver.execute_script(POSITION_UNANSWERED + "goTo(S.moves.length)")
+    bar = driver.find_element("id", "error")
+    wait_for(lambda: bar.is_displayed(), "the step's error")
+    after = driver.execute_script("""window.fetch = window.unstubbedFetch;
+      const box = $('objective'); box.value = box.options[box.options.length - 1].value;
+      box.dispatchEvent(new Event('change'));
+      const kept = JSON.parse(sessionStorage.getItem('stich-board'));
+      return [S.cursor, S.moves.length, kept.cursor, kept.moves.length, S.stepError];""")
+    assert after == [0, played, 0, played, False]
+    wait_for(lambda: settled(driver), "the values of the table shown")
+    driver.execute_script("goTo(S.moves.length)")  # the line is still there to go on with
+    wait_for(lambda: settled(driver) and driver.execute_script("return S.cursor") == played, "the record's end")
+
+
+def test_best_after_a_refused_position_plays_from_the_table_shown(driver, server):
+    """After a refused position ★ best looked usable and did nothing, nor did space: they play a best card of the
+    table shown from its values, as a card clicked there is played."""
+    refused_position(driver, server)
+    state = ("return [S.cursor, S.shownAt, S.moves.slice(0, S.cursor), S.values.best, "
+             "document.getElementById('best').getAttribute('aria-disabled')]")
+    cursor, shown, _, best, disabled = driver.execute_script(state)
+    assert (cursor, shown, disabled) == (2, 0, "false") and best
+    pressed = driver.execute_script("document.activeElement.blur();"
+                                    "document.body.dispatchEvent(new KeyboardEvent('keydown', { key: ' ', "
+                                    "bubbles: true })); return [S.cursor, S.moves.slice(0, S.cursor), S.bestAhead]")
+    assert pressed[0] == 1 and pressed[1][0] in best and pressed[2] == 0  # played at once, none kept
+    wait_for(lambda: settled(driver) and driver.execute_script("return S.cursor") == 1, "the best card played")
+    assert not driver.find_element("id", "error").is_displayed()
+    refused_position(driver, server)  # ★ best clicked, likewise
+    clicked = driver.execute_script("const best = S.values.best; $('best').click();"
+                                    "return [S.cursor, best.includes(S.moves[0])]")
+    assert clicked == [1, True]
+    wait_for(lambda: settled(driver) and driver.execute_script("return S.cursor") == 1, "the best card played")
+
+
+def test_best_after_a_refused_position_without_values_is_dimmed(driver, server):
+    """A position refused before the values of the table shown were in: ★ best has no card to play there, and says
+    so (aria-disabled) instead of looking usable."""
+    driver.get(server)
+    wait_for(lambda: settled(driver), "values")
+    open_at(driver, "schafkopf.tbn board 1", 0)
+    said = driver.execute_script("S.values = { kind: 'stopped', reason: 'replaced by a newer question' };"
+                                 + POSITION_UNANSWERED + "goTo(1); return S.cursor")
+    assert said == 1
+    bar = driver.find_element("id", "error")
+    wait_for(lambda: bar.is_displayed(), "the step's error")
+    pressed = driver.execute_script("""window.fetch = window.unstubbedFetch;
+      const before = document.getElementById('best').getAttribute('aria-disabled');
+      $('best').click(); playBest();
+      return [before, S.cursor, S.shownAt];""")
+    assert pressed == ["true", 1, 0]
+
+
+def test_ask_again_is_offered_only_where_it_asks(driver, server):
+    """The summary of stopped values said "★ ask again searches once more" for every stop: a board that is stopping
+    answers no second question, and it is said only where ★ asks again."""
+    driver.get(server)
+    wait_for(lambda: settled(driver), "values")
+    open_at(driver, "schafkopf.tbn board 1", 0)
+    summaries = driver.execute_script("""const said = [];
+      for (const reason of ['the board is stopping', 'the time limit (60 s) ran out']) {
+        S.values = { kind: 'stopped', reason }; renderValues();
+        said.push([document.getElementById('summary').textContent, document.getElementById('best').textContent]);
+      }
+      return said;""")
+    assert summaries == [["the board is stopping", "★ ask again"],
+                         ["the time limit (60 s) ran out · ★ ask again searches once more", "★ ask again"]]
+    driver.get(server)
 
 
 def test_the_graphs_note_before_the_first_card_has_no_empty_part(driver, server):

@@ -1294,7 +1294,8 @@ def test_table_refuses_a_record_that_does_not_read_with_its_place(tmp_path):
     bogus, tabled, declarer, card = (json.loads(line) for line in result.stdout.splitlines())
     assert bogus["stopped"] == declarer["stopped"] == card["stopped"] == "error" and "stopped" not in tabled
     assert tabled["play_ignored"] is True and tabled["entries"]
-    assert bogus["error"].startswith(f"{path}:5:12: unknown Schafkopf contract 'Bogus'")
+    assert bogus["error"] == (f"{path}:5:12: unknown Schafkopf contract 'Bogus' (expected Rufer E|G|S, Wenz, "
+                              "Solo E|G|H|S, WenzTout, SoloTout E|G|H|S, Sie)")  # the contract once
     assert declarer["error"].startswith(f"{path}:34:12: [Declarer] is not a seat (got 'x'")
     assert card["error"].startswith(f"{path}:50:1: not a card of the Schafkopf pack")
     assert result.stderr == "".join(f"stich: {document['error']}\n" for document in (bogus, declarer, card))

@@ -153,6 +153,22 @@ def test_several_records_plots_are_checked_by_their_folder_not_by_the_path_given
         "another file)\n")
 
 
+def test_postmortem_hands_the_plot_its_own_path(tmp_path, monkeypatch) -> None:
+    """write_plot writes through a temporary file itself: the command hands it the plot's path, not a temporary one
+    of its own (a second temporary and rename round the first)."""
+    import solver.plot
+
+    written: list[Path] = []
+    real = solver.plot.write_plot
+    monkeypatch.setattr(solver.plot, "write_plot", lambda analysis, path: written.append(Path(path)) or real(analysis,
+                                                                                                             path))
+    plot = tmp_path / "play.svg"
+    result = runner.invoke(app, ["postmortem", str(EXAMPLE), "--board", "5", "--plot", str(plot)])
+    assert result.exit_code == 0, result.stderr
+    assert written == [plot] and plot.read_text().startswith("<?xml")
+    assert sorted(tmp_path.iterdir()) == [plot]
+
+
 def stich(*arguments: str) -> subprocess.CompletedProcess:
     """The command in a process of its own, stdout a pipe (a name of stdout then names a pipe, as in a shell)."""
     return subprocess.run([sys.executable, "-c", "from solver.cli.main import main; main()", *arguments],

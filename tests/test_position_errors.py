@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 
 import pytest
 
@@ -26,6 +27,36 @@ def test_a_good_record_reads():
     position = solver.parse_positions(GOOD)[0]
     assert position.game.name == "Schafkopf"
     assert position.rules.declaring_side == frozenset({0})
+
+
+#: A record of each game with the contract a bad one replaces (examples/), and what that game expects.
+CONTRACT_RECORDS = {"zwanzigerrufen.tbn": ("Normal [T20..T16] | Solo | SuitSolo"),
+                    "schafkopf.tbn": ("Rufer E|G|S, Wenz, Solo E|G|H|S, WenzTout, SoloTout E|G|H|S, Sie"),
+                    "kratzen.tbn": ("Trump E|G|H|S [Muss|SevenMuss]")}
+
+
+def with_contract(name: str, contract: str) -> str:
+    """The first record of the example ``name`` with its [Contract] tag's value ``contract``."""
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[1] / "examples" / name).read_text(encoding="utf-8")
+    first = re.search(r"^\[Game .*?(?=\n\n|\Z)", text, re.S | re.M)
+    assert first is not None
+    return re.sub(r'\[Contract "[^"]*"\]', f'[Contract "{contract}"]', first.group(0), count=1)
+
+
+@pytest.mark.parametrize("name", CONTRACT_RECORDS)
+def test_a_bad_contract_is_said_once_with_what_was_expected(name):
+    """'unknown Zwanzigerrufen contract 'Valat' (expected ...) (got 'Valat')' said the contract twice: a game's
+    message that quotes the tag's value is not followed by the token again."""
+    expected = CONTRACT_RECORDS[name]
+    for contract, said in (("Valat", f"unknown {name[:-4].capitalize()} contract 'Valat' (expected {expected})"),
+                           ("Trump X Y Z W", None)):
+        error = error_of(with_contract(name, contract))
+        assert error.token is None
+        text = str(error).split(": ", 1)[1]
+        assert text.count(repr(contract)) == 1 and text.endswith(f"(expected {expected})"), text
+        assert said is None or text == said
 
 
 def test_duplicate_card_points_at_the_second_one():

@@ -522,7 +522,9 @@ function renderButtons() {
   for (const id of ["first", "undo"]) available(id, S.cursor > 0);
   for (const id of ["redo", "last"]) available(id, S.cursor < S.moves.length);
   const again = valuesFailed();  // no values to play by: the button asks them again, as space does
-  available("best", again || (S.values && S.values.best && S.values.best.length && !S.view.is_over && S.mode !== "sd"));
+  const playable = afterRefusal() ? Boolean(bestOfShownTable())
+    : S.values && S.values.best && S.values.best.length && !S.view.is_over && S.mode !== "sd";
+  available("best", again || playable);
   $("best").textContent = again ? "★ ask again" : "★ best";
   $("best").title = again ? "Ask the values of this position again (space)" : BEST_TITLE;
   $("best").setAttribute("aria-label", again ? "Ask the values again" : "Play a best card");
@@ -601,7 +603,9 @@ function renderValues() {
   } else if (values.kind === "slow") {
     summary.textContent = `a long search: card by card (${Object.keys(values.partial || {}).length}/${values.cards})`;
   } else if (values.kind === "stopped" || values.kind === "error") {
-    summary.textContent = `${values.reason || values.error} · ★ ask again searches once more`;
+    // asking again is offered where ★ asks again, and not of a board that is stopping (app.py's stopped_document)
+    const again = valuesFailed() && values.reason !== "the board is stopping";
+    summary.textContent = `${values.reason || values.error}${again ? " · ★ ask again searches once more" : ""}`;
   }
   renderButtons();
 }
@@ -1002,7 +1006,7 @@ async function refresh() {
   try {
     S.view = await ask("position", "/api/position", { board: S.board, moves: S.moves.slice(0, S.cursor) });
   } catch (error) {
-    if (!aborted(error)) showStepError(error.message);
+    if (!aborted(error)) { showStepError(error.message); if (S.view) renderButtons(); }
     return;
   }
   S.shownAt = at;
@@ -1114,8 +1118,22 @@ function playBestAhead() {
   S.bestAhead = S.cursor === at ? 0 : left;  // none to play (the deal is over): the rest are dropped
 }
 
+// A position refused (its error said) leaves the table before it shown, with its values: the cursor is the refused one.
+const afterRefusal = () => S.stepError && S.shownAt !== null && S.shownAt !== S.cursor;
+
+// The best cards of the table shown after a refused position, from its values (null where they are not all in).
+function bestOfShownTable() {
+  const values = S.values;
+  if (S.mode !== "dd" || !S.view || S.view.is_over || !values || values.kind !== "values") return null;
+  return values.best && values.best.length ? values.best : null;
+}
+
 function playBest() {
-  if (!S.ready || !S.values || !S.values.best || !S.values.best.length) return;
+  if (afterRefusal()) {
+    // back to the table shown, as a card played there goes (play()), and a best card from its values
+    if (!bestOfShownTable()) return;
+    S.cursor = S.shownAt;
+  } else if (!S.ready || !S.values || !S.values.best || !S.values.best.length) return;
   const best = S.values.best;
   // the card the recorded line continues with when it is among the best, else the first best card
   play(best.includes(S.moves[S.cursor]) ? S.moves[S.cursor] : best[0]);
@@ -1376,10 +1394,10 @@ async function start() {
   $("copy-command").addEventListener("click", copyCommand);
   $("objective").addEventListener("change", (e) => {
     // after a refused position the table shown is the last one accepted: its values and the graph of its line are
-    // asked, not the refused one's (the line past it was refused)
+    // asked, not the refused one's; the moves past it stay a line ▶ goes on with, as a card played or ← leaves them
     if (S.stepError && S.shownAt !== null && S.shownAt !== S.cursor) {
-      if (S.cursor > S.shownAt) S.moves = S.moves.slice(0, S.shownAt);
       S.cursor = S.shownAt;
+      remember();
       showError("");
     }
     S.objective = e.target.value; S.values = null; S.bestAhead = 0;
