@@ -110,10 +110,10 @@ class GameNotes:
         first, count, said = self.notes.get(key, (position, 0, self.outcome if outcome is None else outcome))
         self.notes[key] = (first, count + 1, said)
 
-    def add_pot_zero(self, position: Position, notes: Iterable[str], what: str) -> None:
-        """Counts the record where its document's ``notes`` have the pot-0 note (:func:`is_pot_zero_note`), said
-        once as ``pot 0: every WHAT settles at 0 chips: give ...``: the text under each record leaves it out."""
-        if self.pot_zero and any(is_pot_zero_note(note) for note in notes):
+    def add_pot_zero(self, position: Position, what: str) -> None:
+        """Counts a record settled at pot 0 (its document notes it: :func:`has_pot_zero_note`), said once as
+        ``pot 0: every WHAT settles at 0 chips`` (:func:`pot_zero_line`): the text under each record leaves it out."""
+        if self.pot_zero:
             self.add(position, pot_zero_line(position, what), "")
 
     def say(self) -> None:
@@ -123,6 +123,12 @@ class GameNotes:
             where = f"{shown_name(record.source)}:{record.line}" if record is not None else first.label
             message(f"stich: {note} ({records_of_a_game(game, count, where)}{' ' if outcome else ''}{outcome})")
         self.notes.clear()
+
+
+def has_pot_zero_note(notes: Iterable[str]) -> bool:
+    """Whether a document's ``notes`` hold one on a pot of 0 (:func:`is_pot_zero_note`): the text leaves it out
+    under the record, so the command counts the record for its line on stderr (:meth:`GameNotes.add_pot_zero`)."""
+    return any(is_pot_zero_note(note) for note in notes)
 
 
 def pot_zero_line(position: Position, what: str) -> str:
