@@ -133,9 +133,12 @@ def has_pot_zero_note(notes: Iterable[str]) -> bool:
 
 def pot_zero_line(position: Position, what: str) -> str:
     """What is said of a record of a game paid from a pot that gives none: every ``what`` (a line, a contract, a
-    card) settles at 0, which a reader would otherwise take for the result of the search, and how to give one."""
-    return (f"pot 0: every {what} settles at 0 {position.game.score_unit}: give the record a [Pot] tag, "
-            "or --pot CHIPS")
+    card) settles at 0, which a reader would otherwise take for the result of the search; and how to give a pot,
+    where the record has none (a ``[Pot "0"]`` tag or ``--pot 0``, which sets it, gave 0 on purpose)."""
+    said = f"pot 0: every {what} settles at 0 {position.game.score_unit}"
+    if position.record is not None and position.record.tag("Pot") is not None:
+        return said
+    return f"{said}: give the record a [Pot] tag, or --pot CHIPS"
 
 
 def record_place(position: Position) -> str:

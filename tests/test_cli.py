@@ -268,6 +268,40 @@ def test_the_pot_0_note_is_known_by_its_value_not_its_words():
     assert not is_pot_zero_note("pot 0: every deal settles at 0, so the bots' settlements say nothing (--pot CHIPS)")
 
 
+#: examples/kratzen.tbn's board 3, a Muss deal, played to its end (its double-dummy line); ``{pot}`` takes a tag
+KRATZEN_MUSS_PLAYED = """[Game "Kratzen"]
+[Seats "4"]
+[Deal "1: EU E8 G8 SU / EK G7 SO S7 / S6 EO GK SZ / E7 GZ G9 HU"]
+[Contract "Trump H Muss"]
+[Declarer "1"]
+{pot}[Play "1"]
+EU EK EO E7
+G7 GK GZ G8
+S6 HU E8 SO
+SZ G9 SU S7
+*
+"""
+
+
+@pytest.mark.parametrize("command, what", [(("solve", "-o", "score"), "line"), (("check",), "line"),
+                                           (("table",), "contract"), (("score", "--dd"), "deal"),
+                                           (("postmortem", "-o", "score"), "card")])
+def test_a_pot_of_0_given_is_said_without_asking_for_a_pot(tmp_path, command, what):
+    """A pot of 0 given on purpose (``--pot 0``, or a record's ``[Pot "0"]``) still settles every line at 0, which
+    stderr says once; it told the reader to give the pot already given ("give the record a [Pot] tag, or --pot
+    CHIPS"). Said only where no pot was given."""
+    tagged = tmp_path / "tagged.tbn"
+    tagged.write_text(KRATZEN_MUSS_PLAYED.format(pot='[Pot "0"]\n'))
+    bare = tmp_path / "bare.tbn"
+    bare.write_text(KRATZEN_MUSS_PLAYED.format(pot=""))
+    for path, given in ((tagged, ()), (bare, ("--pot", "0"))):
+        said = run(*command, path, *given).stderr
+        assert [line for line in said.splitlines() if "pot 0" in line] == [
+            f"stich: pot 0: every {what} settles at 0 chips (the Kratzen record at {path}:1)"]
+    assert f"stich: {POT_ZERO_SAID.format(what=what)} (the Kratzen record at {bare}:1)" in (
+        run(*command, bare).stderr.splitlines())
+
+
 def test_score_dd_of_a_kratzen_deal_without_a_pot_notes_it():
     """The double-dummy settlement's deal is scored as any other, but its notes (a pot of 0, a Muss deal) were
     dropped: the JSON's ``dd`` had none, and ``score --dd`` on an unfinished Kratzen deal said nothing of the pot."""
