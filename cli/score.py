@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import List, Optional
+from typing import Iterable, List, Optional
 
 import typer
 from rich.console import Console
@@ -96,18 +96,26 @@ def render_score(document: Document, console: Console) -> None:
         else:
             console.print("no items")
         console.print(_payments_table(document))
-        for note in document["notes"]:
-            if not is_pot_zero_note(note):  # said once on stderr
-                console.print(Text(for_stdout(note), style="dim"))
+        _print_notes(document["notes"], console)
     if document.get("dd") is not None:
-        _render_dd(document["dd"], console, document["every_seat_for_itself"], document["game"])
+        _render_dd(document["dd"], console, document["every_seat_for_itself"], document["game"],
+                   document.get("notes", ()))
     elif "dd" in document:
         console.print()
         console.print(Text("Double-dummy settlement: not answered in the time limit", style="dim"))
 
 
-def _render_dd(dd: Document, console: Console, every_seat_for_itself: bool, game: str) -> None:
-    """The double-dummy settlement, its items and line, and what playing for the most points would settle."""
+def _print_notes(notes: Iterable[str], console: Console) -> None:
+    """A score's notes, each as ``note: ...``, but the pot-0 note (said once on stderr)."""
+    for note in notes:
+        if not is_pot_zero_note(note):
+            console.print(Text(for_stdout(f"note: {note}"), style="dim"))
+
+
+def _render_dd(dd: Document, console: Console, every_seat_for_itself: bool, game: str,
+               said: Iterable[str] = ()) -> None:
+    """The double-dummy settlement, its items and line, and what playing for the most points would settle; its
+    notes but those the score above it already ``said`` (a Muss deal's, scored as played and double dummy)."""
     console.print()
     # where every seat plays for itself, the settlement is the declarer's, against everyone
     who = (role_text(get_game(game).declarer_title, dd['declaring_side']) if every_seat_for_itself
@@ -132,9 +140,7 @@ def _render_dd(dd: Document, console: Console, every_seat_for_itself: bool, game
         if value is not None:
             text.append_text(_signed(value))
         console.print(text)
-    for note in dd["notes"]:
-        if not is_pot_zero_note(note):  # said once on stderr
-            console.print(Text(for_stdout(f"note: {note}"), style="dim"))
+    _print_notes([note for note in dd["notes"] if note not in said], console)
 
 
 def score_document(position: Position, dd: bool,

@@ -316,6 +316,18 @@ def test_score_dd_of_a_kratzen_deal_without_a_pot_notes_it():
         text.stderr.splitlines())
 
 
+def test_score_dd_of_a_finished_muss_deal_says_its_note_once(tmp_path):
+    """A finished Muss deal's score and its double-dummy settlement both note the Muss: the text said it under the
+    payments (``a Muss deal: ...``) and again under the settlement (``note: a Muss deal: ...``). It is said once, as
+    every note of the score is, ``note: ...``; the JSON's ``dd`` keeps its own notes."""
+    record = tmp_path / "muss.tbn"
+    record.write_text(KRATZEN_MUSS_PLAYED.format(pot='[Pot "8"]\n'))
+    text = run("score", "--dd", record).stdout
+    assert [line for line in text.splitlines() if "Muss deal" in line] == ["note: a Muss deal: no trick payouts"]
+    (document,) = documents("score", "--dd", record)
+    assert document["notes"] == document["dd"]["notes"] == ["a Muss deal: no trick payouts"]
+
+
 def test_solve_writes_every_objective_s_title_in_capitals():
     """``solve -o all`` wrote ``score``, ``points`` and ``tricks (seat 1)`` beside ``Game`` and ``Valat against``:
     every title is written as the bonuses' are, in the value table and the card and line tables' titles; the JSON
