@@ -110,10 +110,10 @@ class GameNotes:
         first, count, said = self.notes.get(key, (position, 0, self.outcome if outcome is None else outcome))
         self.notes[key] = (first, count + 1, said)
 
-    def add_pot_zero(self, position: Position, notes: Iterable[str], what: str) -> None:
-        """Counts the record where its document's ``notes`` have the pot-0 note (:func:`is_pot_zero_note`), said
-        once as ``pot 0: every WHAT settles at 0 chips: give ...``: the text under each record leaves it out."""
-        if self.pot_zero and any(is_pot_zero_note(note) for note in notes):
+    def add_pot_zero(self, position: Position, what: str) -> None:
+        """Counts a record settled at pot 0 (its document notes it: :func:`has_pot_zero_note`), said once as
+        ``pot 0: every WHAT settles at 0 chips`` (:func:`pot_zero_line`): the text under each record leaves it out."""
+        if self.pot_zero:
             self.add(position, pot_zero_line(position, what), "")
 
     def say(self) -> None:
@@ -125,11 +125,20 @@ class GameNotes:
         self.notes.clear()
 
 
+def has_pot_zero_note(notes: Iterable[str]) -> bool:
+    """Whether a document's ``notes`` hold one on a pot of 0 (:func:`is_pot_zero_note`): the text leaves it out
+    under the record, so the command counts the record for its line on stderr (:meth:`GameNotes.add_pot_zero`)."""
+    return any(is_pot_zero_note(note) for note in notes)
+
+
 def pot_zero_line(position: Position, what: str) -> str:
     """What is said of a record of a game paid from a pot that gives none: every ``what`` (a line, a contract, a
-    card) settles at 0, which a reader would otherwise take for the result of the search, and how to give one."""
-    return (f"pot 0: every {what} settles at 0 {position.game.score_unit}: give the record a [Pot] tag, "
-            "or --pot CHIPS")
+    card) settles at 0, which a reader would otherwise take for the result of the search; and how to give a pot,
+    where the record has none (a ``[Pot "0"]`` tag or ``--pot 0``, which sets it, gave 0 on purpose)."""
+    said = f"pot 0: every {what} settles at 0 {position.game.score_unit}"
+    if position.record is not None and position.record.tag("Pot") is not None:
+        return said
+    return f"{said}: give the record a [Pot] tag, or --pot CHIPS"
 
 
 def record_place(position: Position) -> str:

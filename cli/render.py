@@ -35,8 +35,8 @@ from solver.analysis import (CONTRACT_TABLE_TITLE, SEAT_LEGEND, check_answer_par
                              table_cells, table_columns)
 from solver.games import get_game
 from solver.games.base import Game
-from solver.games.outcome import (FIGURE_SPACE, dealt_bonus_answer, dealt_bonus_cells, net_amount, role_text,
-                                  side_text, signed, without_title)
+from solver.games.outcome import (FIGURE_SPACE, POT_ZERO_NOTES, dealt_bonus_answer, dealt_bonus_cells, net_amount,
+                                  role_text, side_text, signed, without_title)
 from solver.position import Position
 from solver.variant import rules_note
 
@@ -721,10 +721,10 @@ def _taken_table(document: Document) -> Table:
 
 
 def is_pot_zero_note(note: str) -> bool:
-    """Whether a document's note is the one on a pot of 0 (``pot 0: every line settles at 0 ...``), the same for
-    every record of a game paid from a pot that gives none: a command says it once on stderr
-    (:meth:`cli.records.GameNotes.add_pot_zero`), not under each record's text; the JSON keeps it."""
-    return note.removeprefix("note: ").startswith("pot 0:")
+    """Whether a document's note is one on a pot of 0 (:data:`~solver.games.outcome.POT_ZERO_NOTES`, the values its
+    writers use), the same for every record of a game paid from a pot that gives none: a command says it once on
+    stderr (:meth:`cli.records.GameNotes.add_pot_zero`), not under each record's text; the JSON keeps it."""
+    return note in POT_ZERO_NOTES
 
 
 def objective_title(name: str, game: type[Game]) -> str:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import List, Optional
+from typing import Iterable, List, Optional
 
 import typer
 from rich.console import Console
@@ -19,11 +19,10 @@ from solver.search.engine import EngineSolver
 from solver.search.settle import SettlementEngine
 from solver.settlement import points_comparison, settlement_unsupported
 
-from .errors import message
 from .options import (ALL_MESSAGES,
                       BOARD, FILE, JSON, POT, RECORD, SCORE_TIME_LIMIT, TABLE_MB, THREADS, VARIANT, engine_for,
                       parse_variant_options)
-from .records import GameNotes, PartlyAnswered, pot_zero_line, run_over_records
+from .records import GameNotes, PartlyAnswered, has_pot_zero_note, run_over_records
 from .render import (CardPainter, CellNotes, Document, for_stdout, is_pot_zero_note, noted_table, plural,
                      record_title, seats_text, side_name)
 from .whatif import PLAY
@@ -97,18 +96,26 @@ def render_score(document: Document, console: Console) -> None:
         else:
             console.print("no items")
         console.print(_payments_table(document))
-        for note in document["notes"]:
-            if not is_pot_zero_note(note):  # said once on stderr
-                console.print(Text(for_stdout(note), style="dim"))
+        _print_notes(document["notes"], console)
     if document.get("dd") is not None:
-        _render_dd(document["dd"], console, document["every_seat_for_itself"], document["game"])
+        _render_dd(document["dd"], console, document["every_seat_for_itself"], document["game"],
+                   document.get("notes", ()))
     elif "dd" in document:
         console.print()
         console.print(Text("Double-dummy settlement: not answered in the time limit", style="dim"))
 
 
-def _render_dd(dd: Document, console: Console, every_seat_for_itself: bool, game: str) -> None:
-    """The double-dummy settlement, its items and line, and what playing for the most points would settle."""
+def _print_notes(notes: Iterable[str], console: Console) -> None:
+    """A score's notes, each as ``note: ...``, but the pot-0 note (said once on stderr)."""
+    for note in notes:
+        if not is_pot_zero_note(note):
+            console.print(Text(for_stdout(f"note: {note}"), style="dim"))
+
+
+def _render_dd(dd: Document, console: Console, every_seat_for_itself: bool, game: str,
+               said: Iterable[str] = ()) -> None:
+    """The double-dummy settlement, its items and line, and what playing for the most points would settle; its
+    notes but those the score above it already ``said`` (a Muss deal's, scored as played and double dummy)."""
     console.print()
     # where every seat plays for itself, the settlement is the declarer's, against everyone
     who = (role_text(get_game(game).declarer_title, dd['declaring_side']) if every_seat_for_itself
@@ -133,17 +140,15 @@ def _render_dd(dd: Document, console: Console, every_seat_for_itself: bool, game
         if value is not None:
             text.append_text(_signed(value))
         console.print(text)
-    for note in dd["notes"]:
-        if not is_pot_zero_note(note):  # said once on stderr
-            console.print(Text(for_stdout(f"note: {note}"), style="dim"))
+    _print_notes([note for note in dd["notes"] if note not in said], console)
 
 
 def score_document(position: Position, dd: bool,
                    engines: tuple[SettlementEngine | None, EngineSolver | None] = (None, None),
-                   time_limit: float | None = None, notes: GameNotes | None = None) -> Document:
+                   time_limit: float | None = None, *, notes: GameNotes) -> Document:
     """``stich score``'s document (:func:`solver.analysis.score_report`); a settlement the rules cannot have is
     noted in ``notes``, said once a game and reason after the records (the same for every record of the game: a
-    line a record repeated it), or said at once without them, and the score still given. ``engines`` (the
+    line a record repeated it), and the score still given; so is a pot of 0. ``engines`` (the
     settlement's and the points') are the library's shared ones unless ``--table-mb`` made them; ``time_limit``
     bounds the double-dummy settlement's searches: past it, a finished deal's score is still given
     (PartlyAnswered), and a deal whose play stops short is not answered."""
@@ -151,10 +156,7 @@ def score_document(position: Position, dd: bool,
     complete = position.game.play_settles(rules, position.state)
     reason = settlement_unsupported(position) if dd and complete else None
     if reason is not None:  # the score is still given; only the settlement cannot be
-        if notes is not None:
-            notes.add(position, f"no double-dummy settlement: {reason}")
-        else:
-            message(f"stich: {position.label}: no double-dummy settlement: {reason}")
+        notes.add(position, f"no double-dummy settlement: {reason}")
         dd = False
     try:
         document = score_report(position, dd=dd, engine=engines[0], points_engine=engines[1],
@@ -170,14 +172,11 @@ def score_document(position: Position, dd: bool,
     return document
 
 
-def _count_pot_zero(position: Position, document: Document, notes: GameNotes | None) -> None:
+def _count_pot_zero(position: Position, document: Document, notes: GameNotes) -> None:
     """Counts the record's pot-0 note (the score's or the double-dummy settlement's) in ``notes``, said once a game
-    on stderr as the text leaves it out; said at once without them."""
-    said = [*document.get("notes", ()), *(document.get("dd") or {}).get("notes", ())]
-    if notes is not None:
-        notes.add_pot_zero(position, said, "deal")
-    elif any(is_pot_zero_note(note) for note in said):
-        message(f"stich: {position.label}: {pot_zero_line(position, 'deal')}")
+    on stderr as the text leaves it out."""
+    if has_pot_zero_note([*document.get("notes", ()), *(document.get("dd") or {}).get("notes", ())]):
+        notes.add_pot_zero(position, "deal")
 
 
 def score(
@@ -211,7 +210,7 @@ def score(
     notes = GameNotes("scored without it", pot_zero=not as_json)
 
     def document(position: Position) -> Document:
-        return score_document(position, dd, engines, time_limit, notes)
+        return score_document(position, dd, engines, time_limit, notes=notes)
 
     run_over_records(file, variant=flags, board=board, record=record, as_json=as_json, render=render_score,
                      document=document, time_limit=time_limit, play=play, pot=pot, command="score", notes=notes,

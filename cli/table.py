@@ -7,7 +7,7 @@ from typing import List, Optional
 
 import typer
 
-from solver.analysis import settlement_notes, table_report
+from solver.analysis import table_report
 from solver.position import Position
 from solver.search.engine import EngineSolver
 from solver.search.settle import SettlementEngine
@@ -39,7 +39,8 @@ def _table_document(position: Position, settlement: bool, engine: EngineSolver |
                                 time_limit=time_limit, settlement_engine=settlement_engine)
     if reason is not None:  # counted once tabled: a record refused (an ending) is not
         notes.add(position, f"no settlement column: {reason}")
-    notes.add_pot_zero(position, settlement_notes(document["pot"]), "contract")  # pot None: no settlement column
+    if document["pot"] == 0:  # None: no settlement column
+        notes.add_pot_zero(position, "contract")
     return document
 
 

@@ -16,7 +16,8 @@ from typing import TYPE_CHECKING, Any, Sequence
 from .errors import InvalidPositionError, ParseError, StichError
 from .games import games_with, get_game
 from .games.base import Game, Rules
-from .games.outcome import ITEM_COLUMNS, ITEM_NUMBER_COLUMNS, MAX_POT, ScoreItem, Scored, read_pot, signed
+from .games.outcome import (ITEM_COLUMNS, ITEM_NUMBER_COLUMNS, MAX_POT, POT_ZERO_LINES_NOTE, ScoreItem, Scored,
+                            read_pot, signed)
 from .html_tables import html_table
 from .position import Position, check_position, every_seat_for_itself
 
@@ -209,7 +210,7 @@ def score_notes(position: Position) -> list[str]:
         except StichError:
             return notes  # the score itself says what is wrong with the tag
         if not pot:
-            notes.append("pot 0: every line settles at 0 (give the record a [Pot] tag, or --pot CHIPS)")
+            notes.append(POT_ZERO_LINES_NOTE)
     return notes
 
 

@@ -31,6 +31,7 @@ import solver.search.engine
 from example_records import board, reference
 from stopping_helpers import ctrl_c_on_a_terminal, read_pty, signals_as_a_shell_gives_them
 from solver.cli.main import COMMANDS, app
+from solver.games.outcome import POT_ZERO_LINES_NOTE, POT_ZERO_SCORE_NOTE
 from solver.scoring import ENDING_NOTE
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -230,13 +231,15 @@ POT_ZERO_SAID = "pot 0: every {what} settles at 0 chips: give the record a [Pot]
 def test_the_pot_0_note_is_said_once_on_stderr_and_kept_in_the_json(command, what):
     """A message about the run, not a result: at pot 0 every Kratzen record settles at 0, and the text said so on
     stdout under every record. It is said once on stderr for all of them, as match and postmortem say theirs; the
-    JSON documents keep it in their notes (the table's ``pot`` is 0), and a pot given says nothing."""
+    JSON documents keep it in their notes (the table's ``pot`` is 0), and say nothing of it on stderr; a pot given
+    says nothing."""
     result = run(*command, EXAMPLES / "kratzen.tbn")
     assert result.exit_code == 0, result.stderr
     assert "pot 0:" not in result.stdout
     said = POT_ZERO_SAID.format(what=what)
     assert [line for line in result.stderr.splitlines() if "pot 0" in line] == [
         f"stich: {said} (5 records of Kratzen from {EXAMPLES / 'kratzen.tbn'}:10)"]
+    assert "pot 0" not in run(*command, EXAMPLES / "kratzen.tbn", "--json").stderr
     documents_ = documents(*command, EXAMPLES / "kratzen.tbn")
     notes = [[note for note in (document.get("notes") or (document.get("score") or {}).get("notes")
                                 or (document.get("dd") or {}).get("notes") or ()) if note.startswith("pot 0:")]
@@ -247,6 +250,56 @@ def test_the_pot_0_note_is_said_once_on_stderr_and_kept_in_the_json(command, wha
         assert all(len(found) == 1 for found in notes) and len(notes) == 5, notes
     paid = run(*command, EXAMPLES / "kratzen.tbn", "--pot", "8")
     assert "pot 0" not in paid.stdout + paid.stderr
+
+
+def test_the_pot_0_note_is_known_by_its_value_not_its_words():
+    """The text leaves the pot-0 note out under each record and says it once on stderr; it knew the note by its
+    words' start (``pot 0:``), which two writers wrote each in their own, and which other notes share (match's,
+    advice's). It is known by the values its writers use, and other notes on a pot of 0 are kept."""
+    from cli.render import is_pot_zero_note
+
+    (solved,) = documents("solve", "-o", "score", EXAMPLES / "kratzen.tbn", "--board", "3")
+    (played,) = documents("score", "--dd", EXAMPLES / "kratzen.tbn", "--board", "3",
+                          "--play", "EU EK EO E7 G7 GK GZ G8 S6 HU E8 SO SZ G9 SU S7")
+    assert solved["notes"] == [POT_ZERO_LINES_NOTE]
+    assert played["notes"] == played["dd"]["notes"] == ["a Muss deal: no trick payouts", POT_ZERO_SCORE_NOTE]
+    assert [is_pot_zero_note(note) for note in played["notes"]] == [False, True]
+    assert is_pot_zero_note(POT_ZERO_LINES_NOTE)
+    assert not is_pot_zero_note("pot 0: every deal settles at 0, so the bots' settlements say nothing (--pot CHIPS)")
+
+
+#: examples/kratzen.tbn's board 3, a Muss deal, played to its end (its double-dummy line); ``{pot}`` takes a tag
+KRATZEN_MUSS_PLAYED = """[Game "Kratzen"]
+[Seats "4"]
+[Deal "1: EU E8 G8 SU / EK G7 SO S7 / S6 EO GK SZ / E7 GZ G9 HU"]
+[Contract "Trump H Muss"]
+[Declarer "1"]
+{pot}[Play "1"]
+EU EK EO E7
+G7 GK GZ G8
+S6 HU E8 SO
+SZ G9 SU S7
+*
+"""
+
+
+@pytest.mark.parametrize("command, what", [(("solve", "-o", "score"), "line"), (("check",), "line"),
+                                           (("table",), "contract"), (("score", "--dd"), "deal"),
+                                           (("postmortem", "-o", "score"), "card")])
+def test_a_pot_of_0_given_is_said_without_asking_for_a_pot(tmp_path, command, what):
+    """A pot of 0 given on purpose (``--pot 0``, or a record's ``[Pot "0"]``) still settles every line at 0, which
+    stderr says once; it told the reader to give the pot already given ("give the record a [Pot] tag, or --pot
+    CHIPS"). Said only where no pot was given."""
+    tagged = tmp_path / "tagged.tbn"
+    tagged.write_text(KRATZEN_MUSS_PLAYED.format(pot='[Pot "0"]\n'))
+    bare = tmp_path / "bare.tbn"
+    bare.write_text(KRATZEN_MUSS_PLAYED.format(pot=""))
+    for path, given in ((tagged, ()), (bare, ("--pot", "0"))):
+        said = run(*command, path, *given).stderr
+        assert [line for line in said.splitlines() if "pot 0" in line] == [
+            f"stich: pot 0: every {what} settles at 0 chips (the Kratzen record at {path}:1)"]
+    assert f"stich: {POT_ZERO_SAID.format(what=what)} (the Kratzen record at {bare}:1)" in (
+        run(*command, bare).stderr.splitlines())
 
 
 def test_score_dd_of_a_kratzen_deal_without_a_pot_notes_it():
@@ -261,6 +314,18 @@ def test_score_dd_of_a_kratzen_deal_without_a_pot_notes_it():
     assert "note: a Muss deal: no trick payouts" in text.stdout and "pot 0:" not in text.stdout
     assert f"stich: {POT_ZERO_SAID.format(what='deal')} (the Kratzen record at {EXAMPLES / 'kratzen.tbn'}:30)" in (
         text.stderr.splitlines())
+
+
+def test_score_dd_of_a_finished_muss_deal_says_its_note_once(tmp_path):
+    """A finished Muss deal's score and its double-dummy settlement both note the Muss: the text said it under the
+    payments (``a Muss deal: ...``) and again under the settlement (``note: a Muss deal: ...``). It is said once, as
+    every note of the score is, ``note: ...``; the JSON's ``dd`` keeps its own notes."""
+    record = tmp_path / "muss.tbn"
+    record.write_text(KRATZEN_MUSS_PLAYED.format(pot='[Pot "8"]\n'))
+    text = run("score", "--dd", record).stdout
+    assert [line for line in text.splitlines() if "Muss deal" in line] == ["note: a Muss deal: no trick payouts"]
+    (document,) = documents("score", "--dd", record)
+    assert document["notes"] == document["dd"]["notes"] == ["a Muss deal: no trick payouts"]
 
 
 def test_solve_writes_every_objective_s_title_in_capitals():

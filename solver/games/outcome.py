@@ -431,6 +431,12 @@ EMPTY_POT = "tricks and targets only"
 #: What a record of a game paid from a pot without a ``[Pot]`` tag (and no ``--pot``) is said to have, beside its 0
 #: chips
 NO_POT_TAG = "no [Pot] tag"
+#: The notes of a settlement at pot 0, which every record of the game without a pot shares: the double-dummy
+#: score's (every line settles at 0) and a finished deal's score's. ``stich``'s text says them once on stderr, not
+#: under each record: it knows them by these values (``cli.render.is_pot_zero_note``), not by their words.
+POT_ZERO_LINES_NOTE = "pot 0: every line settles at 0 (give the record a [Pot] tag, or --pot CHIPS)"
+POT_ZERO_SCORE_NOTE = f"pot 0: {EMPTY_POT} (give the record a [Pot] tag, or --pot CHIPS)"
+POT_ZERO_NOTES = (POT_ZERO_LINES_NOTE, POT_ZERO_SCORE_NOTE)
 
 
 def read_pot(record: Record | None, pot: object) -> int:
