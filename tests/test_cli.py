@@ -3224,18 +3224,18 @@ def test_output_in_the_c_locale_without_utf8_mode_does_not_fail():
 
 def test_marks_and_plus_minus_fall_back_to_ascii_words_where_the_encoding_lacks_them():
     # ASCII, Latin-1 and cp1252 lack ✓ and ✗: Kratzen's table must not write both as "?", which loses whether a seat
-    # met its target; ASCII lacks ± too, which the advice's cells must not write as "+2.25 ? 3.98"
+    # met its target; ASCII lacks ± too, which the advice's cells must not write as "-0.25 ? 2.39"
     for encoding in ("ascii", "latin-1", "cp1252"):
         table = _stich("table", str(EXAMPLES / "kratzen.tbn"), "--board", "1", PYTHONIOENCODING=encoding)
         assert table.returncode == 0, table.stderr
         assert "2/2 yes" in table.stdout and "0/1 no" in table.stdout and " ?" not in table.stdout
     hand = ("--game", "schafkopf", "--hand", "EU E8 E7 GK GO HA H9 SU", "--seat", "1", "--contract", "all")
     advice = _stich("analyse", *hand, "-n", "4", "--seed", "1", "-j", "1", PYTHONIOENCODING="ascii").stdout
-    assert "+2.25 +/- 3.98" in advice and "units; +/- and brackets: 95% intervals" in advice and "?" not in advice
+    assert "-0.25 +/- 2.39" in advice and "units; +/- and brackets: 95% intervals" in advice and "?" not in advice
     latin = subprocess.run([sys.executable, "-c", "from solver.cli.main import main; main()", "analyse", *hand, "-n",
                             "4", "--seed", "1", "-j", "1"], capture_output=True, cwd=ROOT, timeout=300,
                            env={**os.environ, "PYTHONIOENCODING": "latin-1"})
-    assert "+2.25 \u00b1 3.98" in latin.stdout.decode("latin-1")  # Latin-1 has the ±
+    assert "-0.25 \u00b1 2.39" in latin.stdout.decode("latin-1")  # Latin-1 has the ±
 
 
 def test_force_color_in_a_pipe_colours_only():
@@ -3527,7 +3527,9 @@ def test_a_table_with_unwrapped_columns_keeps_its_wrapping_columns_at_80():
         assert done.returncode == 0, done.stderr
         assert "bonuses made" in done.stdout and "Laufende" in done.stdout and "Schneider" in done.stdout
         assert "\u2503 \u2503" not in done.stdout and "\u2502 \u2502" not in done.stdout  # no column of no width
-        assert "+2.25 \u00b1 3.98" in done.stdout  # whole at 80 too: ``+2.25 \u00b1`` over ``3.98`` was split
+        # whole at 80 too, not ``-0.25 \u00b1`` over ``2.39``; an interval cut at the most a Rufer pays is written
+        # as its ends, whole as well
+        assert "-0.25 \u00b1 2.39" in done.stdout and "+2.25 (-1.73 to +6.00)" in done.stdout
 
 
 def test_a_table_with_room_for_its_longest_words_folds_none():
