@@ -637,9 +637,9 @@ def unresumed_note(checkpoint: Path, setup: AdviceSetup, others: tuple[str, ...]
            and set(others) <= set(setup.contracts) else "another list")
     resume = (f"--contract \"{', '.join(others)}\"{' --each-announcement' if setup.announced else ''} resumes them"
               if len(others) > 1 else "")
-    return "stich: analyse: " + str(not_resumed_note(
+    return "stich: analyse: " + not_resumed_note(
         checkpoint, f"{plural(done, 'sample')} of this advice over other contracts ({', '.join(others)})",
-        f"{why}: every contract is settled on the same samples", resume=resume, one=done == 1))
+        f"{why}: every contract is settled on the same samples", resume=resume, one=done == 1)
 
 
 def advise_cards(position: Position, seat: int, *, known: dict | None, samples: int, seed: int,

@@ -28,8 +28,8 @@ from typing import Any, Callable, Iterator, Mapping, Sequence, SupportsIndex, ca
 from .analysis import SCHEMA, can_force, objectives_named, own_targets, winning_condition
 from .announcements import parse_announcements
 from .cards import Card, CardTokens, card_items
-from .checkpoint import (REMOVE_THE_LINE, CheckpointNote, Journal, Span, SpanSet, journalled_by_job, journalled_samples,
-                         not_resumed_note)
+from .checkpoint import (REMOVE_THE_LINE, Journal, Span, SpanSet, checkpoint_note, journalled_by_job,
+                         journalled_samples, not_resumed_note)
 from .deal import Deal, parse_hand
 from .diagram import card_names
 from .errors import (FileError, IllegalPlayError, InvalidContractError, InvalidDealError, InvalidSeatError,
@@ -1158,9 +1158,9 @@ def other_count_text(path: str | os.PathLike, others: Sequence[Mapping[str, Any]
     counts = " and ".join(f"{other.get('samples'):,}" if isinstance(other.get("samples"), int) else str(other)
                           for other in others)
     runs = "a run" if len(others) == 1 else "runs"
-    return str(CheckpointNote(path, f"{theirs:,} sample{'' if theirs == 1 else 's'} of {runs} of {counts}", "resumed",
-                              f"in a run of {samples:,}: sample k is the same whatever their number",
-                              f"{read:,} read back, {samples - read:,} left to solve"))
+    return checkpoint_note(path, f"{theirs:,} sample{'' if theirs == 1 else 's'} of {runs} of {counts}", "resumed",
+                           f"in a run of {samples:,}: sample k is the same whatever their number",
+                           f"{read:,} read back, {samples - read:,} left to solve")
 
 
 def older_job_notices(checkpoint: str | os.PathLike, older: Sequence[Mapping[str, Any]],
@@ -1178,8 +1178,8 @@ def older_job_notices(checkpoint: str | os.PathLike, older: Sequence[Mapping[str
         return []
     held = journalled_samples(checkpoint, older).count()
     lacked = f"the {again:,} it lacks" if again > 1 else "the one it lacks"
-    return [(str(not_resumed_note(checkpoint, f"{held:,} sample{'' if held == 1 else 's'} of this {what}", written,
-                                  f"this run solves {lacked}", one=held == 1)), StichWarning)]
+    return [(not_resumed_note(checkpoint, f"{held:,} sample{'' if held == 1 else 's'} of this {what}", written,
+                              f"this run solves {lacked}", one=held == 1), StichWarning)]
 
 
 def record_scoring(position: Position, pot: int | None = None) -> tuple[str | None, int | None]:

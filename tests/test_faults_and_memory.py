@@ -1102,8 +1102,8 @@ def test_a_complete_batch_output_at_the_file_size_limit_is_said_complete(tmp_pat
     assert _limited(10 ** 7, args, tmp_path).returncode == 0
     complete, stamp = out.read_bytes(), out.stat().st_mtime_ns
     rerun = _limited(len(complete), args, tmp_path)
-    assert rerun.returncode == 0 and rerun.stderr.startswith(f"stich: 0 written to {out} (0 solved, 0 errors), 5 "
-                                                             "already done")
+    assert rerun.returncode == 0 and rerun.stderr.startswith(
+        f"stich: batch: 0 written to {out} (0 solved, 0 errors), 5 already done")
     assert out.read_bytes() == complete and out.stat().st_mtime_ns == stamp
     real_statvfs = os.statvfs
 
