@@ -3725,6 +3725,20 @@ _SECOND_LOCKER = ("import sys\nfrom solver.errors import StichError\nfrom solver
 
 
 @pytest.mark.parametrize("cards", [(), ("--cards",)])
+def test_analyse_of_a_file_says_the_other_jobs_its_checkpoint_holds_once_at_its_first_record(tmp_path, cards):
+    """Each record after the first finds those before it in the checkpoint: only the first says what else the file
+    holds, so a run of a FILE says nothing of its own records, and a rerun with another seed says once that none is
+    resumed."""
+    checkpoint = tmp_path / "kratzen.ckpt"
+    args = ["analyse", str(EXAMPLES / "kratzen.tbn"), "--seat", "1", "-n", "1", "-j", "1", *cards, "--checkpoint",
+            str(checkpoint), "--json"]
+    assert "not resumed" not in run(*args).stderr
+    said = [line for line in run(*args, "-s", "2").stderr.splitlines() if "not resumed" in line]
+    assert said == [f"stich: analyse: {checkpoint}: holds 5 other analyses, not resumed (their hand, contract, seed or "
+                    "settings differ); this run starts afresh beside them, which stay in the file"]
+
+
+@pytest.mark.parametrize("cards", [(), ("--cards",)])
 def test_analyse_of_a_file_holds_its_checkpoint_for_the_whole_run(tmp_path, monkeypatch, cards):
     """Each record's journal took the checkpoint's lock and let it go, so a second run could take it between two
     records and both appended to one file. The run holds it from its start to its end, as batch holds its output:
