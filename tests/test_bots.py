@@ -1179,8 +1179,9 @@ def test_a_match_names_the_analyses_a_checkpoint_holds_as_analyses(tmp_path):
     from solver.sampling import analyse_hand
 
     journal = tmp_path / "a.ckpt"
-    for seed in (1, 2):
-        analyse_hand("kratzen", "EA G7 HA HK", 1, "Trump H", seats=4, samples=2, seed=seed, workers=1,
+    analyse_hand("kratzen", "EA G7 HA HK", 1, "Trump H", seats=4, samples=2, seed=1, workers=1, checkpoint=journal)
+    with pytest.warns(StichWarning, match="holds 1 other analysis, not resumed"):
+        analyse_hand("kratzen", "EA G7 HA HK", 1, "Trump H", seats=4, samples=2, seed=2, workers=1,
                      checkpoint=journal)
     with pytest.warns(StichWarning) as told:
         play_match("kratzen", [make_bot("random")] * 3, boards=1, seed=3, checkpoint=journal)
