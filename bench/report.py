@@ -643,10 +643,10 @@ def remove_partials(report: Report, out: Path | None, json_path: Path | None) ->
             return
         beside.unlink()
     except OSError as error:
-        print(f"report.py: {beside}: the finished lines of a stopped run, out of date now, could not be removed "
-              f"({error.strerror or error})", file=sys.stderr)
+        print(f"report.py: {beside}: holds the lines a stopped run finished, out of date now, not removed "
+              f"({error.strerror or error}); remove it by hand", file=sys.stderr)
         return
-    print(f"report.py: {beside}: removed: the lines a stopped run finished, each measured again by this run",
+    print(f"report.py: removed {beside}: it held the lines a stopped run finished, each measured again by this run",
           file=sys.stderr)
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import warnings
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterator, List, Optional, Sequence
 
@@ -12,7 +13,7 @@ from rich.text import Text
 
 from solver.analysis import record_header
 from solver.deal import small_number
-from solver.errors import InvalidSeatError, StichError, shown_name
+from solver.errors import InvalidSeatError, OtherJobsNotResumed, StichError, shown_name
 from solver.files import locked_while_written
 from solver.generate import contract_refusal
 from solver.games import get_game
@@ -301,11 +302,15 @@ def analyse(
             raise typer.BadParameter("give either FILE or --game, --hand, --contract (and --seats, --declarer), not "
                                      "both: a record says them itself", param_hint="'FILE'")
 
+        begun: list[Position] = []  # the records whose analysis began: a checkpoint's other jobs said at the first
+
         def card_document(position: Position) -> dict:
             check_record_options(position, seat, owners)
             try:
-                advice = advise_cards(position, seat, known=owners, samples=samples, seed=seed, workers=workers,
-                                      time_limit=time_limit, checkpoint=checkpoint, as_json=as_json)
+                with other_jobs_unsaid(bool(begun)):
+                    begun.append(position)
+                    advice = advise_cards(position, seat, known=owners, samples=samples, seed=seed, workers=workers,
+                                          time_limit=time_limit, checkpoint=checkpoint, as_json=as_json)
             except (InvalidSeatError, SeatNotAdvised) as error:  # --seat's, not the record's [Contract]
                 raise OptionRefused("--seat", str(error)) from None
             return _with_record(position, advice)
@@ -321,6 +326,8 @@ def analyse(
             raise typer.BadParameter("give either FILE or --game, --hand, --contract (and --seats, --declarer), not "
                                      "both: a record says them itself", param_hint="'FILE'")
 
+        records_begun: list[Position] = []  # as card_document's
+
         def document(position: Position) -> dict:
             check_record_options(position, seat, owners)
 
@@ -328,7 +335,9 @@ def analyse(
                 so_far = _with_record(position, so_far)
                 emit_json(so_far) if as_json else render_analysis(so_far)
 
-            with live_analysis(samples, as_json, finish, checkpoint, in_record_loop=True) as show:
+            with other_jobs_unsaid(bool(records_begun)), \
+                    live_analysis(samples, as_json, finish, checkpoint, in_record_loop=True) as show:
+                records_begun.append(position)
                 analysis = analyse_position(position, seat, known=owners, samples=samples, seed=seed,
                                             workers=workers, checkpoint=checkpoint, memory_mb=worker_memory,
                                             scheduler=scheduler, worker_wait=worker_wait, notify=notify,
@@ -366,6 +375,19 @@ def analyse(
         emit_json(analysis.as_dict())  # compact, one line, like the documents of FILE
     else:
         render_analysis(analysis.as_dict())
+
+
+@contextlib.contextmanager
+def other_jobs_unsaid(unsaid: bool) -> Iterator[None]:
+    """A checkpoint's note that it holds other jobs and not this one (:class:`~solver.errors.OtherJobsNotResumed`)
+    left unsaid where ``unsaid``: for the records of a FILE after the first, which find those before them there, and
+    for contract advice whose other lists of contracts were said already, in their own words."""
+    if not unsaid:
+        yield
+        return
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", category=OtherJobsNotResumed)
+        yield
 
 
 @contextlib.contextmanager
@@ -609,15 +631,20 @@ def advise(game: str, hand: str, seat: int, contracts: str, *, known: dict, samp
             render_advice(document)
 
     with input_errors():
+        said: list[str] = []
         if checkpoint is not None and checkpoint.is_file():
             setup = make_setup(game, hand, seat, contracts, known=known, seed=seed, variant=variant or None,
                                seats=seats, announcements=announce, pot=pot, each_announcement=each_announcement)
-            for others, done in other_contract_lists(setup, checkpoint):
-                message(unresumed_note(checkpoint, setup, others, done))
-        document = anytime("contract advice", samples, lambda show: contract_advice(
-            game, hand, seat, contracts, known=known, samples=samples, seed=seed, workers=workers,
-            variant=variant or None, seats=seats, announcements=announce, pot=pot, time_limit=time_limit,
-            checkpoint=checkpoint, progress=show, each_announcement=each_announcement), finish, as_json, checkpoint)
+            said = [unresumed_note(checkpoint, setup, others, done)
+                    for others, done in other_contract_lists(setup, checkpoint)]
+            for note in said:
+                message(note)
+        with other_jobs_unsaid(bool(said)):
+            document = anytime("contract advice", samples, lambda show: contract_advice(
+                game, hand, seat, contracts, known=known, samples=samples, seed=seed, workers=workers,
+                variant=variant or None, seats=seats, announcements=announce, pot=pot, time_limit=time_limit,
+                checkpoint=checkpoint, progress=show, each_announcement=each_announcement), finish, as_json,
+                checkpoint)
     finish(document)
     if document["samples"] and all(not row["samples"] for row in document["contracts"]):  # nothing to rank
         reasons = [row["refused_reason"] for row in document["contracts"] if row.get("refused_reason")]
@@ -637,9 +664,9 @@ def unresumed_note(checkpoint: Path, setup: AdviceSetup, others: tuple[str, ...]
            and set(others) <= set(setup.contracts) else "another list")
     resume = (f"--contract \"{', '.join(others)}\"{' --each-announcement' if setup.announced else ''} resumes them"
               if len(others) > 1 else "")
-    return "stich: analyse: " + str(not_resumed_note(
+    return "stich: analyse: " + not_resumed_note(
         checkpoint, f"{plural(done, 'sample')} of this advice over other contracts ({', '.join(others)})",
-        f"{why}: every contract is settled on the same samples", resume=resume, one=done == 1))
+        f"{why}: every contract is settled on the same samples", resume=resume, one=done == 1)
 
 
 def advise_cards(position: Position, seat: int, *, known: dict | None, samples: int, seed: int,

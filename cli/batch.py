@@ -127,7 +127,7 @@ def batch(
     """Solve every record of FILE into --out, one JSON line per record as it is done. A rerun skips what is
     already solved in --out (and tries its error lines again), so an interrupted or killed run is resumed by running
     it again."""
-    from solver.batch import notes_text, solve_batch, stale_text, summary_text  # the pool: not for --help
+    from solver.batch import notes_text, solve_batch, summary_text  # the pool: not for --help
 
     if str(file) == "-":
         raise typer.BadParameter("batch reads a file, not standard input: its answers name the file they answer, "
@@ -173,11 +173,9 @@ def batch(
     if summary.records == 0:
         message(f"stich: {no_records_said(str(file), summary.comments_alone, summary.lines_read)}")
         raise typer.Exit(EXIT_BAD_INPUT)
-    if summary.stale:
-        message(f"stich: batch: {stale_text(summary)}")
     for note in notes_text(summary):
-        message(f"stich: {note}")
-    message(f"stich: {summary_text(summary)}")
+        message(f"stich: batch: {note.removeprefix('note: ')}")
+    message(f"stich: batch: {summary_text(summary)}")
     if as_json:
         emit_json(summary.as_dict())
     if summary.errors:

@@ -164,7 +164,7 @@ def remove_partial_beside(save: Path, compare: Path | None, measured: Collection
     says it too), where it is such a run (a regular file holding a run marked ``partial``) all of whose lines this
     run ``measured`` again, and not the run just compared with (``--compare``, by its name or as standard input).
     Anything else by that name (a user's own file, a folder, the lines of other games) is left alone, unsaid."""
-    from solver.checkpoint import CheckpointNote  # not for --help
+    from solver.checkpoint import checkpoint_note  # not for --help
 
     if is_stdout(save):
         return
@@ -186,10 +186,11 @@ def remove_partial_beside(save: Path, compare: Path | None, measured: Collection
     except FileNotFoundError:
         return
     except OSError as error:  # the run is saved whole: this is only said
-        unremoved = CheckpointNote(beside, f"{PARTIAL_LINES}, out of date now", "not removed", str(error.strerror))
+        unremoved = checkpoint_note(beside, f"{PARTIAL_LINES}, out of date now", "not removed",
+                                    str(error.strerror), "remove it by hand")
         message(f"{command}: {unremoved}")
         return
-    message(f"{command}: {CheckpointNote(beside, PARTIAL_LINES, 'removed', 'each measured again by this run')}")
+    message(f"{command}: removed {shown_name(beside)}: it held {PARTIAL_LINES}, each measured again by this run")
 
 
 def stopped_early_text(partial: Document) -> str:

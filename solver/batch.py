@@ -41,7 +41,7 @@ from pathlib import Path
 from typing import IO, Any, Callable, Iterable, Iterator, Mapping, NamedTuple, Sequence
 
 from .analysis import SCHEMA, solve_report
-from .checkpoint import (KEPT_ERRORS, NOT_WRITABLE_ERRORS, CheckpointNote, no_work_note, room_refusal, torn_tail,
+from .checkpoint import (KEPT_ERRORS, NOT_WRITABLE_ERRORS, checkpoint_note, no_work_note, room_refusal, torn_tail,
                          trim_partial_line, unstarted_file, write_error_fix)
 from .errors import (InvalidDealError, ParseError, StichError, check_callback, did_you_mean, is_token_list,
                      is_whole_number, shown_name)
@@ -142,8 +142,8 @@ class BatchSummary:
 
     def __str__(self) -> str:
         """The summary for people (``print(summary)``), as ``stich batch`` ends: the output's repeated and stale
-        lines, if any (the command says the repeated ones as it starts: :func:`repeated_text`), and what the run
-        wrote (:func:`summary_text`)."""
+        lines, if any (each a StichWarning too, as the run says it: :func:`repeated_text` as it starts,
+        :func:`stale_text` as it ends), and what the run wrote (:func:`summary_text`)."""
         return "\n".join(line for line in (self._repeated_line(), stale_text(self), *notes_text(self),
                                             summary_text(self)) if line is not None)
 
@@ -208,17 +208,17 @@ def notes_text(summary: BatchSummary) -> list[str]:
 
 
 def stale_text(summary: BatchSummary) -> str | None:
-    """The output's lines that answer no record of the input (regenerated, or a record edited), said once; None
-    where there are none."""
+    """The output's lines that answer no record of the input (regenerated, or a record edited), said once as the
+    run ends (a :class:`~solver.errors.StichWarning`) and in the summary; None where there are none."""
     if not summary.stale:
         return None
     ids = ", ".join(summary.stale_ids) + (", ..." if summary.stale > len(summary.stale_ids) else "")
     out, source = summary.out or "the output", summary.source or "the input"
     if summary.stale == 1:
-        return str(CheckpointNote(out, f"1 line answering a record no longer in {shown_name(source)}", "kept",
-                                  f"its id {ids}", "remove it or write to a new file"))
-    return str(CheckpointNote(out, f"{summary.stale:,} lines answering records no longer in {shown_name(source)}",
-                              "kept", f"their ids {ids}", "remove them or write to a new file"))
+        return checkpoint_note(out, f"1 line answering a record no longer in {shown_name(source)}", f"kept: {ids}",
+                               then="remove it or write to a new file")
+    return checkpoint_note(out, f"{summary.stale:,} lines answering records no longer in {shown_name(source)}",
+                           f"kept: {ids}", then="remove them or write to a new file")
 
 
 # --- one record --------------------------------------------------------------------------------------------------
@@ -502,8 +502,8 @@ def _check_moved(source: str | os.PathLike, out_path: str | os.PathLike, scan: _
         raise StichError(f"{shown_name(out_path)}: this output answers {_describe({**asked, 'source': first})}, not "
                          f"{_describe(asked)}, and {missing} in {shown_name(source)}; rerun with the same input, or "
                          "choose another --out file")
-    warn_caller(str(CheckpointNote(out_path, f"answers written for {old}", "resumed",
-                                   f"{shown_name(asked['source'])} holds their records")))
+    warn_caller(checkpoint_note(out_path, f"answers written for {old}", "resumed",
+                                f"{shown_name(asked['source'])} holds their records"))
 
 
 def _defaults_left_out(written: Any, asked: Mapping[str, Any]) -> str:
@@ -779,7 +779,7 @@ def solve_batch(source: str | os.PathLike, out_path: str | os.PathLike, *, objec
     path, objectives, cards, variant flags): a rerun skips the keys already solved and refuses an output written
     for another question, though not for the same question of the same file moved (:func:`_check_moved`). What the
     run says of the output's lines (that question moved, lines repeated, an output of no work written afresh) is a
-    :class:`~solver.errors.StichWarning` (:class:`~solver.checkpoint.CheckpointNote`), as a checkpoint's is; a
+    :class:`~solver.errors.StichWarning` (:func:`~solver.checkpoint.checkpoint_note`), as a checkpoint's is; a
     second run on an output in use is refused too (:func:`solver.files.locked_while_written`). The
     summary counts the duplicates of a record above and the lines that answer no record of the file any more.
     ``source`` is read more than once (to count, to judge an output written for another path, on a rerun), so one
@@ -832,13 +832,15 @@ def solve_batch(source: str | os.PathLike, out_path: str | os.PathLike, *, objec
                 raise StichError(refusal)
             if not new and os.path.isfile(out_path) \
                     and (unstarted := unstarted_file(out_path, BATCH_LINE_STARTS)) is not None:
-                warn_caller(str(no_work_note(out_path, unstarted)))
+                warn_caller(no_work_note(out_path, unstarted))
             if scan.repeated:
                 warn_caller(repeated_text(out_path, scan.repeated))
             if scan.torn:
                 trim_partial_line(out_path)
             question = Question(objectives, cards, dict(variant) if variant else None, asked, pot)
             summary = _solve_records(source, out_path, scan.keys, question, pool, chunk_size, progress, start, on_error)
+            if (stale := stale_text(summary)) is not None:
+                warn_caller(stale)
             return replace(summary, repeated=scan.repeated)
         finally:
             if new and os.path.isfile(out_path) and not os.path.getsize(out_path):
@@ -849,9 +851,9 @@ def repeated_text(out_path: str | os.PathLike, repeated: int) -> str:
     """What a run says of an output whose solved lines repeat a record's key (two outputs concatenated): the run
     counts each record once, a reader of the file would count it twice."""
     lines = "1 line" if repeated == 1 else f"{repeated:,} lines"
-    return str(CheckpointNote(out_path, f"{lines} repeating the key of a line above", "kept",
-                              "a reader of the file counts those records twice",
-                              "keep the first line of each key, or write to a new file"))
+    return checkpoint_note(out_path, f"{lines} repeating the key of a line above", "kept",
+                           "a reader of the file counts those records twice",
+                           "keep the first line of each key, or write to a new file")
 
 
 def _answers_every_record(source: str | os.PathLike, done: set[str]) -> bool:

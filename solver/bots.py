@@ -205,8 +205,8 @@ class SamplingBot(_PointsEngine):
     makes the samples reproducible (mixed with the deal and the play, so each decision draws its own);
     ``time_limit`` (seconds) is its budget a card, a move deadline: no sample is drawn after it, and a sample's
     search running when it passes stops (the engine's time limit: within a few milliseconds) and the sample is
-    dropped; the first sample always finishes, so a card is always decided on at least one sample (0: one sample
-    a card), and the card is chosen on the samples done (``last_samples`` says how many);
+    dropped; the first sample always finishes, so a card is always decided on at least one sample, and the card is
+    chosen on the samples done (``last_samples`` says how many);
     ``plays_for`` is ``score`` (the settlement in game units, where the rules have one) or ``points``.
     ``name`` (what a match counts it by) is ``sampling`` at the default 50 samples, else ``sampling:N``, as
     :func:`make_bot` names it. ``last_estimates`` keeps the means behind the latest choice, ``last_samples`` the

@@ -36,7 +36,7 @@ from array import array
 from bisect import bisect_right
 from io import FileIO
 from pathlib import Path
-from typing import Any, Callable, Hashable, Iterable, Iterator, Literal, Mapping, NamedTuple, Sequence
+from typing import Any, Callable, Hashable, Iterable, Iterator, Mapping, NamedTuple, Sequence
 
 from .errors import FileError, FileRefusedError, JournalWriteError, shown_name
 from .files import json_line_fault, lock_beside, read_once_kind
@@ -131,41 +131,30 @@ class SpanSet:
             yield start, end
 
 
-#: What a run does with work a checkpoint holds that is not simply its own (:class:`CheckpointNote`).
-Verdict = Literal["resumed", "not resumed", "written afresh", "kept", "removed", "not removed"]
-
-
-class CheckpointNote(NamedTuple):
+def checkpoint_note(path: str | os.PathLike, holds: str, verdict: str, why: str = "", then: str = "") -> str:
     """What a run says of work a checkpoint holds other than its own to resume as asked (a journal of analyse or
     match, a batch's output, the lines a stopped bench run left beside its output): one shape for every command, so
     that the same case reads the same in each, ``FILE: holds WHAT, VERDICT (WHY); THEN``, said once on stderr after
     the command's name (``stich: match: m.ckpt: holds 2 other matches, not resumed (their bots or settings differ);
-    this run starts afresh beside them, which stay in the file``). ``then`` is what follows from it or mends it."""
-
-    path: str | os.PathLike
-    holds: str
-    verdict: Verdict
-    why: str
-    then: str = ""
-
-    def __str__(self) -> str:
-        return (f"{shown_name(self.path)}: holds {self.holds}, {self.verdict} ({self.why})"
-                + (f"; {self.then}" if self.then else ""))
+    this run starts afresh beside them, which stay in the file``). ``verdict`` is what the run does with it
+    (resumed, not resumed, written afresh, kept), ``then`` what follows from it or mends it."""
+    return (f"{shown_name(path)}: holds {holds}, {verdict}" + (f" ({why})" if why else "")
+            + (f"; {then}" if then else ""))
 
 
-def no_work_note(path: str | os.PathLike, unstarted: str) -> CheckpointNote:
+def no_work_note(path: str | os.PathLike, unstarted: str) -> str:
     """A file that holds no work (:func:`unstarted_file` says what it is), written afresh."""
-    return CheckpointNote(path, "no work", "written afresh", unstarted)
+    return checkpoint_note(path, "no work", "written afresh", unstarted)
 
 
 def not_resumed_note(path: str | os.PathLike, holds: str, why: str, beside: str = "this run starts afresh",
-                     resume: str = "", one: bool = False) -> CheckpointNote:
+                     resume: str = "", one: bool = False) -> str:
     """Another job's work, or an older job's, which this run does not resume: it works ``beside`` it (``this run
     solves the 4 it lacks``), the old lines staying in the file; ``resume`` says how a run resumes it, where one can.
     ``one``: ``holds`` is one thing (1 sample, 1 other match), said as "it"."""
     them = "it, which stays" if one else "them, which stay"
-    return CheckpointNote(path, holds, "not resumed", why,
-                          f"{beside} beside {them} in the file" + (f"; {resume}" if resume else ""))
+    return checkpoint_note(path, holds, "not resumed", why,
+                           f"{beside} beside {them} in the file" + (f"; {resume}" if resume else ""))
 
 
 #: A write's errors of a file that cannot grow: a full disk, a quota, the largest file allowed (:func:`write_error_fix`
@@ -227,9 +216,11 @@ class Journal:
         self._afresh_note: str | None = None  # why a file there is written afresh: said once the run goes on
         #: the values of the ``varying`` fields of the other runs whose spans were read (``{"samples": 8}``)
         self.resumed_from: list[dict[str, Any]] = []
-        #: how many other jobs the file holds headers of (each once), and the identities of the first
-        #: :data:`OTHER_JOBS_KEPT` of them: what a caller whose job the file does not hold says of it
-        self.other_jobs = 0
+        #: how many other jobs the file holds headers of, by kind (:func:`job_kind`; each job once, however many
+        #: runs of it wrote a header: of other sample counts, or an older spelling that ``older`` reads as it), and
+        #: the identities of the first :data:`OTHER_JOBS_KEPT` of them: what a caller whose job the file does not
+        #: hold says of it
+        self.other_jobs: dict[str, int] = {}
         self.other_identities: list[dict[str, Any]] = []
         self.holds_this_job = False  # a header of this job (or an alias of it) is in the file
         self.resumed_samples = 0  # the samples of the spans read that those runs wrote
@@ -291,12 +282,12 @@ class Journal:
         unstarted = unstarted_file(self.path, (HEADER_START,))
         if unstarted is not None:
             self._afresh = True
-            self._afresh_note = str(no_work_note(self.path, unstarted))
+            self._afresh_note = no_work_note(self.path, unstarted)
             return
         self._check_first_line()  # the file may be someone else's: refused untouched
         self._torn = torn_tail(self.path)  # trimmed later (_write, close): one that met the limit may be kept
         found: dict[str, dict[str, Any]] = {}  # the keys of this job's headers read, with their varying fields
-        others: set[str] = set()  # the keys of other jobs' headers read
+        others: set[str] = set()  # the other jobs whose headers were read (:meth:`_job_of`)
         seen = SpanSet()
         offset = job_longest = 0
         with open(self.path, "rb") as stream:
@@ -315,8 +306,10 @@ class Journal:
                     if self._is_this_job(entry):
                         found[key] = {name: entry.get(name) for name in sorted(self._varying)
                                       if entry.get(name) != self.identity.get(name)}
-                    elif key not in others:
-                        others.add(key)
+                    elif (job := self._job_of(entry)) not in others:
+                        others.add(job)
+                        kind = job_kind(entry)
+                        self.other_jobs[kind] = self.other_jobs.get(kind, 0) + 1
                         if len(self.other_identities) < OTHER_JOBS_KEPT:
                             self.other_identities.append({name: value for name, value in entry.items()
                                                           if name not in BOOKKEEPING})
@@ -345,8 +338,14 @@ class Journal:
                 self._numbers.append(number)
         self._job_longest = job_longest
         self._header_due = self.key not in found
-        self.other_jobs = len(others)
         self.holds_this_job = bool(found)
+
+    def _job_of(self, header: Mapping[str, Any]) -> str:
+        """The job a header names, as a key: its fields as ``older`` reads them, the bookkeeping and the ``varying``
+        fields left out, so that the headers of one job count once."""
+        now = self._older(header) if self._older is not None else None
+        return _key_of({name: value for name, value in (header if now is None else now).items()
+                        if name not in BOOKKEEPING and name not in self._varying})
 
     def _is_this_job(self, header: Mapping[str, Any]) -> bool:
         """Whether a header names this job (or an alias of it), its ``varying`` fields aside, as written or as
@@ -459,6 +458,25 @@ REMOVE_THE_LINE = "remove the line (a rerun solves its samples again) or choose 
 
 #: The fields of a header that are the journal's bookkeeping, not the job's identity.
 BOOKKEEPING = (HEADER, "key")
+
+
+def job_kind(header: Mapping[str, Any]) -> str:
+    """The kind of job a header names, as a note says it: a ``match`` (:mod:`solver.match`), else an ``analysis``
+    (of a hand, contract advice or card advice)."""
+    return "match" if "match" in header else "analysis"
+
+
+#: Each kind of job (:func:`job_kind`) said of more than one.
+KINDS_PLURAL = {"match": "matches", "analysis": "analyses"}
+
+
+def other_jobs_text(jobs: Mapping[str, int], kind: str) -> str:
+    """The other jobs a journal holds (:attr:`Journal.other_jobs`) said by kind, those of the caller's ``kind``
+    first as "other": ``2 other matches and 3 analyses``, so that a file of another command's work is not called
+    more of this command's."""
+    ordered = sorted(jobs.items(), key=lambda item: (item[0] != kind, item[0]))
+    return " and ".join(f"{count:,} {'other ' if name == kind else ''}{name if count == 1 else KINDS_PLURAL[name]}"
+                        for name, count in ordered)
 
 
 def same_job(header: Mapping[str, Any], identity: Mapping[str, Any], varying: Iterable[str] = ()) -> bool:
@@ -626,6 +644,6 @@ def journalled_by_job(checkpoint: str | os.PathLike, jobs: Mapping[Hashable, Seq
     return {name: held.get(name, SpanSet()) for name in jobs}
 
 
-__all__ = ["CheckpointNote", "Journal", "Span", "SpanSet", "Verdict", "journalled_by_job", "journalled_samples",
-           "no_work_note", "not_resumed_note", "room_refusal", "same_job", "samples_held", "torn_tail",
-           "trim_partial_line", "unstarted_file"]
+__all__ = ["Journal", "Span", "SpanSet", "checkpoint_note", "job_kind", "journalled_by_job", "journalled_samples",
+           "no_work_note", "not_resumed_note", "other_jobs_text", "room_refusal", "same_job", "samples_held",
+           "torn_tail", "trim_partial_line", "unstarted_file"]

@@ -183,6 +183,12 @@ class OtherCountResumed(StichWarning):
     count): said once a command, not once for each record of a FILE that resumes such samples."""
 
 
+class OtherJobsNotResumed(StichWarning):
+    """A checkpoint that holds other jobs (analyses of other hands or settings, matches) and not this analysis, which
+    starts beside them: said by a command for the first record of a FILE only, since each record after it finds
+    those before it in the file."""
+
+
 class ParseError(StichError):
     """A text record that does not follow the format: where, which token, and what was expected."""
 

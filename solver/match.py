@@ -34,7 +34,7 @@ from typing import Any, Callable, Iterator, Mapping, Sequence, SupportsIndex, ca
 
 from .analysis import SCHEMA
 from .bots import WHAT_A_BOT_IS, Bot, SamplingBot, bot_source, is_bot, is_stich_bot
-from .checkpoint import CheckpointNote, Journal, Span, SpanSet, not_resumed_note
+from .checkpoint import Journal, Span, SpanSet, checkpoint_note, not_resumed_note, other_jobs_text
 from .diagram import card_names
 from .errors import StichError, check_callback, integral, is_whole_number, listed, quoted, shown_name
 from .games import get_game
@@ -784,35 +784,31 @@ def _bots_print_to_stderr() -> None:
 
 
 def other_matches_text(journal: Journal) -> str | None:
-    """What a checkpoint that holds other matches and not this one says (None where it holds this one, or nothing
-    else): without it a rerun with one setting changed starts over beside the match it meant to resume, unsaid. A
-    sampling bot's ``card_time`` of 0.0 there is named: ``--card-time 0`` once meant one sample a card (a deadline
-    already past), which ``sampling:1`` plays and resumes (:func:`card_time_zero_as_sampling_1`); 0 is no deadline,
-    so that match is never this one."""
+    """What a checkpoint that holds other jobs and not this match says (None where it holds this one, or nothing
+    else): without it a rerun with one setting changed starts over beside the match it meant to resume, unsaid. The
+    jobs are counted by kind (another command's analyses are no matches). A sampling bot's ``card_time`` of 0.0
+    there is named: ``--card-time 0`` once meant one sample a card (a deadline already past), which ``sampling:1``
+    plays and resumes (:func:`card_time_zero_as_sampling_1`); 0 is no deadline, so that match is never this one."""
     if journal.holds_this_job or not journal.other_jobs:
         return None
-    count = journal.other_jobs
-    old = any(map(_has_card_time_zero, journal.other_identities))
-    return str(not_resumed_note(
-        journal.path, f"{count:,} other {'match' if count == 1 else 'matches'}",
-        f"{'its' if count == 1 else 'their'} bots or settings differ",
+    count = sum(journal.other_jobs.values())
+    why = (f"{'its' if count == 1 else 'their'} bots or settings differ" if set(journal.other_jobs) == {"match"}
+           else "a match resumes only its own boards")
+    old = any(card_time_zero_as_sampling_1(identity) is not None for identity in journal.other_identities)
+    return not_resumed_note(
+        journal.path, other_jobs_text(journal.other_jobs, "match"), why,
         resume="a sampling bot's card_time 0.0 there is an old --card-time 0, one sample a card (--card-time 0 is no "
                "deadline now): with the bot sampling:1 in its place a match of the same settings resumes it"
-               if old else "", one=count == 1))
-
-
-def _has_card_time_zero(identity: Mapping[str, Any]) -> bool:
-    """Whether a match checkpoint's identity (as read from its header) seats a sampling bot with a deadline of 0."""
-    match = identity.get("match")
-    players = match.get("bots") if isinstance(match, dict) else None
-    return isinstance(players, list) and any(map(_is_card_time_zero, players))
+               if old else "", one=count == 1)
 
 
 def _is_card_time_zero(player: Any) -> bool:
-    """Whether a player of a match checkpoint's header is a sampling bot with a deadline of 0 (an old
-    ``--card-time 0``)."""
-    return (isinstance(player, list) and len(player) > 4 and isinstance(player[0], str)
-            and player[0].startswith("sampling") and type(player[4]) in (int, float) and player[4] == 0)
+    """Whether a player of a match checkpoint's header is the built-in sampling bot with a deadline of 0 (an old
+    ``--card-time 0``): named ``sampling`` or ``sampling:N`` by its own count N, with no source (a bot of one's own
+    names its source, and may be named so too, but its deadline means what it makes of it)."""
+    return (isinstance(player, list) and len(player) == 5 and type(player[1]) is int
+            and player[0] in ("sampling", f"sampling:{player[1]}")
+            and type(player[4]) in (int, float) and player[4] == 0)
 
 
 def card_time_zero_as_sampling_1(header: Mapping[str, Any]) -> dict[str, Any] | None:
@@ -866,12 +862,12 @@ def resumed_builds_text(kept: Mapping[str, int], path: str | os.PathLike) -> str
         return None
     if set(others) == {UNKNOWN_BUILD}:
         count = others[UNKNOWN_BUILD]
-        return str(CheckpointNote(path, f"boards played by {UNRECORDED_BUILD}", "resumed",
-                                  f"{count:,} board{'' if count == 1 else 's'}; this one is {engine_build()}",
-                                  "the match may mix builds"))
+        return checkpoint_note(path, f"boards played by {UNRECORDED_BUILD}", "resumed",
+                               f"{count:,} board{'' if count == 1 else 's'}; this one is {engine_build()}",
+                               "the match may mix builds")
     builds = "another engine build" if len(others) == 1 else "other engine builds"
-    return str(CheckpointNote(path, f"boards played by {builds}", "resumed",
-                              f"{_builds_parts(others)}; this one is {engine_build()}", "the match will mix builds"))
+    return checkpoint_note(path, f"boards played by {builds}", "resumed",
+                           f"{_builds_parts(others)}; this one is {engine_build()}", "the match will mix builds")
 
 
 def _builds_parts(builds: Mapping[str, int]) -> str:
@@ -1073,6 +1069,13 @@ def play_match(game: str | type[Game], bots: Sequence[Bot], *, boards: int = 10,
             assert journal is not None
             raise StichError(f"{shown_name(journal.path)}:{number}:1: this checkpoint line does not hold the played "
                              f"deals of board {span.first} ({rotations} a board)")
+        if not timed and any(count is not None and count > 1 for deal in deals for count in deal.samples or ()):
+            # only a line of an old --card-time 0 header (read as sampling:1's) keeps samples here: one sample a card
+            assert journal is not None
+            raise StichError(f"{shown_name(journal.path)}:{number}:1: this checkpoint line of board {span.first} "
+                             "decided a card on more than one sample, so its header's deadline of 0 was no old "
+                             "--card-time 0 and the line is not this match's; remove the line (a rerun plays its "
+                             "board again) or choose another file")
         # each deal's seats under the bots' names now: a line written under an older name of a bot (an alias of the
         # identity) would otherwise count one bot as two kinds; a match without a deadline keeps no samples a card
         # (a line of an old --card-time 0 has them)

@@ -28,12 +28,13 @@ from typing import Any, Callable, Iterator, Mapping, Sequence, SupportsIndex, ca
 from .analysis import SCHEMA, can_force, objectives_named, own_targets, winning_condition
 from .announcements import parse_announcements
 from .cards import Card, CardTokens, card_items
-from .checkpoint import (REMOVE_THE_LINE, CheckpointNote, Journal, Span, SpanSet, journalled_by_job, journalled_samples,
-                         not_resumed_note)
+from .checkpoint import (REMOVE_THE_LINE, Journal, Span, SpanSet, checkpoint_note, journalled_by_job,
+                         journalled_samples, not_resumed_note, other_jobs_text)
 from .deal import Deal, parse_hand
 from .diagram import card_names
 from .errors import (FileError, IllegalPlayError, InvalidContractError, InvalidDealError, InvalidSeatError,
-                     OtherCountResumed, StichError, StichWarning, check_callback, integral, is_whole_number, shown_name)
+                     OtherCountResumed, OtherJobsNotResumed, StichError, StichWarning, check_callback, integral,
+                     is_whole_number, shown_name)
 from .games import get_game
 from .games.base import Game, Objective, Rules
 from .games.outcome import (FIGURE_SPACE, decimal_text, in_table_cell, interval_words, measure_words,
@@ -1133,6 +1134,8 @@ def run_spans(pool: Pool, samples: int, size: int, task: Callable[..., Any], set
             # worked out and said once the file is accepted and the room is there: a refused run reads nothing of
             # it, resumes nothing, solves nothing again
             said = [] if notices is None else list(notices())
+            if not said and (others := other_jobs_note(journal)) is not None:
+                said.append((others, OtherJobsNotResumed))
             if journal.resumed_from:
                 said.append((other_count_text(journal.path, journal.resumed_from, journal.resumed_samples,
                                                done.count(), samples), OtherCountResumed))
@@ -1144,6 +1147,18 @@ def run_spans(pool: Pool, samples: int, size: int, task: Callable[..., Any], set
             journal.close()
 
 
+def other_jobs_note(journal: Journal) -> str | None:
+    """What a checkpoint that holds other jobs and not this analysis says (None where it holds this one, or nothing
+    else), as a match says it of other matches: without it a rerun with another seed starts over beside the samples
+    it meant to resume, unsaid, and one given a match's checkpoint appends to it silently."""
+    if journal.holds_this_job or not journal.other_jobs:
+        return None
+    count = sum(journal.other_jobs.values())
+    why = (f"{'its' if count == 1 else 'their'} hand, contract, seed or settings differ"
+           if set(journal.other_jobs) == {"analysis"} else "an analysis resumes only its own samples")
+    return not_resumed_note(journal.path, other_jobs_text(journal.other_jobs, "analysis"), why, one=count == 1)
+
+
 def other_count_text(path: str | os.PathLike, others: Sequence[Mapping[str, Any]], theirs: int, read: int,
                      samples: int) -> str:
     """What a run resumes from a checkpoint of runs of another sample count (:attr:`Journal.resumed_from`): what
@@ -1151,9 +1166,9 @@ def other_count_text(path: str | os.PathLike, others: Sequence[Mapping[str, Any]
     counts = " and ".join(f"{other.get('samples'):,}" if isinstance(other.get("samples"), int) else str(other)
                           for other in others)
     runs = "a run" if len(others) == 1 else "runs"
-    return str(CheckpointNote(path, f"{theirs:,} sample{'' if theirs == 1 else 's'} of {runs} of {counts}", "resumed",
-                              f"in a run of {samples:,}: sample k is the same whatever their number",
-                              f"{read:,} read back, {samples - read:,} left to solve"))
+    return checkpoint_note(path, f"{theirs:,} sample{'' if theirs == 1 else 's'} of {runs} of {counts}", "resumed",
+                           f"in a run of {samples:,}: sample k is the same whatever their number",
+                           f"{read:,} read back, {samples - read:,} left to solve")
 
 
 def older_job_notices(checkpoint: str | os.PathLike, older: Sequence[Mapping[str, Any]],
@@ -1171,8 +1186,8 @@ def older_job_notices(checkpoint: str | os.PathLike, older: Sequence[Mapping[str
         return []
     held = journalled_samples(checkpoint, older).count()
     lacked = f"the {again:,} it lacks" if again > 1 else "the one it lacks"
-    return [(str(not_resumed_note(checkpoint, f"{held:,} sample{'' if held == 1 else 's'} of this {what}", written,
-                                  f"this run solves {lacked}", one=held == 1)), StichWarning)]
+    return [(not_resumed_note(checkpoint, f"{held:,} sample{'' if held == 1 else 's'} of this {what}", written,
+                              f"this run solves {lacked}", one=held == 1), StichWarning)]
 
 
 def record_scoring(position: Position, pot: int | None = None) -> tuple[str | None, int | None]:

@@ -544,14 +544,18 @@ print(json.dumps({{"warnings": [str(warning.message) for warning in caught], "er
 def test_card_advice_without_bonuses_does_not_read_the_samples_of_card_advice_with_them(tmp_path):
     """A header is the job's when its fields are the job's exactly, ``samples`` aside: card advice without bonuses
     (``{"cards": ...}``) does not read the samples of card advice with them (``{"cards": ..., "bonuses": true}``) as its
-    own, so its sums are a fresh run's and it writes them."""
+    own, so its sums are a fresh run's and it writes them, saying so."""
     from solver.advice import card_sums
 
     position = _position()
     journal = tmp_path / "cards.ckpt"
     card_sums(position, 3, samples=6, seed=1, workers=1, bonuses=True, checkpoint=journal)
     before = journal.read_bytes()
-    resumed = card_sums(position, 3, samples=6, seed=1, workers=1, bonuses=False, checkpoint=journal)
+    with pytest.warns(StichWarning) as told:
+        resumed = card_sums(position, 3, samples=6, seed=1, workers=1, bonuses=False, checkpoint=journal)
+    assert [str(warning.message) for warning in told] == [
+        f"{journal}: holds 1 other analysis, not resumed (its hand, contract, seed or settings differ); this run "
+        "starts afresh beside it, which stays in the file"]
     assert resumed == card_sums(position, 3, samples=6, seed=1, workers=1, bonuses=False)
     headers = [json.loads(line) for line in journal.read_text().splitlines() if "stich-analysis" in line]
     assert journal.read_bytes().startswith(before) and [header.get("bonuses") for header in headers] == [True, None]
@@ -1551,6 +1555,7 @@ def test_a_checkpoint_of_other_contracts_says_why_it_is_not_resumed(tmp_path):
             "resumed (written before 'pass' was offered to seat 2: every contract is settled on the same samples); "
             "this run starts afresh beside them, which stay in the file; --contract \"Solo, SuitSolo\" resumes "
             "them") in note
+    assert "other analys" not in note  # said once, in the words of the other lists
     assert json.loads(fresh.stdout)["samples"] == 3
     resumed = run(*args, "--contract", "Solo, SuitSolo")
     assert "(Solo, SuitSolo)," not in resumed.stderr  # its own section is resumed; the pass run's is named instead

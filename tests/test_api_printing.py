@@ -593,7 +593,7 @@ def test_a_batch_summary_prints_and_renders_what_stich_batch_says_at_its_end(tmp
     stale = solver.BatchSummary(2, 0, 2, 0, 1.0, stale=3, stale_ids=("a.tbn:1#1", "a.tbn:9#2"), source="a.tbn",
                                 out="o.jsonl")
     assert str(stale).splitlines() == [
-        "o.jsonl: holds 3 lines answering records no longer in a.tbn, kept (their ids a.tbn:1#1, a.tbn:9#2, ...); "
+        "o.jsonl: holds 3 lines answering records no longer in a.tbn, kept: a.tbn:1#1, a.tbn:9#2, ...; "
         "remove them or write to a new file", "2 written to o.jsonl (2 solved, 0 errors), 0 already done, 1.0 s"]
     assert _Cells(stale._repr_html_()).paragraphs == str(stale).splitlines()[::-1]
     repeated = solver.BatchSummary(2, 0, 2, 0, 1.0, repeated=3, source="a.tbn", out="o.jsonl")

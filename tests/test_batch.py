@@ -597,7 +597,8 @@ def test_identical_records_get_one_line_in_one_run(tmp_path: Path) -> None:
 
 def test_lines_of_records_no_longer_in_the_input_are_counted_and_kept(tmp_path: Path) -> None:
     """The input regenerated under the same name: its new records are solved and the old lines stay, but the
-    summary counts them and names the first ids (they repeat the new records' ids with other deals)."""
+    summary counts them and names the first ids (they repeat the new records' ids with other deals), which a
+    StichWarning says too, as every note on what the output holds."""
     source = tmp_path / "deals.tbn"
     write_records(list(solver.random_records("Kratzen", 7, 4)), source)
     out = tmp_path / "out.jsonl"
@@ -605,11 +606,16 @@ def test_lines_of_records_no_longer_in_the_input_are_counted_and_kept(tmp_path: 
     old_ids = tuple(line["id"] for line in _lines(out))
     regenerated = list(solver.random_records("Kratzen", 7, 2)) + list(solver.random_records("Kratzen", 8, 3))
     write_records(regenerated, source)
-    summary = solve_batch(source, out, workers=1)
+    with pytest.warns(StichWarning) as told:
+        summary = solve_batch(source, out, workers=1)
     assert (summary.skipped, summary.solved, summary.stale) == (2, 3, 2)
     assert summary.stale_ids == old_ids[2:]
+    assert [str(warning.message) for warning in told] == [
+        f"{out}: holds 2 lines answering records no longer in {source}, kept: {', '.join(old_ids[2:])}; remove them or "
+        "write to a new file"]
     assert len(_lines(out)) == 7
-    assert solve_batch(source, out, workers=1).stale == 2
+    with pytest.warns(StichWarning, match="holds 2 lines answering records no longer in"):
+        assert solve_batch(source, out, workers=1).stale == 2
 
 
 def test_an_output_moved_with_its_input_resumes(tmp_path: Path) -> None:

@@ -1099,6 +1099,102 @@ def test_an_old_card_time_0_checkpoint_is_resumed_by_sampling_1(tmp_path):
     assert resumed.deals == fresh.deals and len(resumed.deals) == 6
 
 
+def _old_card_time_0(journal, bots, first=None):
+    """A match checkpoint of ``bots`` (seed 3, two boards) whose first bot's header says a deadline of 0.0, as
+    ``--card-time 0`` wrote it, its name ``first`` where given; the file's text."""
+    play_match("kratzen", bots, boards=2, seed=3, checkpoint=journal)
+    rows = [json.loads(row) for row in journal.read_text().splitlines()]
+    rows[0]["match"]["bots"][0][4] = 0.0
+    if first is not None:
+        rows[0]["match"]["bots"][0][0] = first
+    journal.write_text("".join(json.dumps(row) + "\n" for row in rows))
+    return journal.read_text()
+
+
+@pytest.mark.parametrize("first", ["sampling_mine", "sampling:3"])
+def test_an_old_card_time_0_checkpoint_of_a_bot_not_the_built_in_sampling_bot_is_not_resumed(tmp_path, first):
+    """Only the built-in sampling bot's deadline of 0 was the old one sample a card: a bot of another name (a plugin's
+    ``sampling_mine``, or ``sampling:3`` of a bot of 2 samples) is another match, played afresh beside it."""
+    journal = tmp_path / "old.ckpt"
+    written = _old_card_time_0(journal, [SamplingBot(samples=2, time_limit=1e-9), make_bot("random"),
+                                         make_bot("random")], first)
+    now = [make_bot("sampling:1"), make_bot("random"), make_bot("random")]
+    with pytest.warns(StichWarning) as told:
+        play_match("kratzen", now, boards=2, seed=3, checkpoint=journal)
+    assert [str(warning.message) for warning in told] == [
+        f"{journal}: holds 1 other match, not resumed (its bots or settings differ); this run starts afresh beside it, "
+        "which stays in the file"]
+    assert journal.read_text().startswith(written) and len(journal.read_text().splitlines()) == 6
+
+
+def test_an_old_card_time_0_checkpoint_of_a_bot_with_a_source_is_not_resumed(tmp_path):
+    """A header whose sampling bot names its source (a bot of one's own, named as the built-in one) is another match:
+    its deadline of 0 means what that bot makes of it."""
+    journal = tmp_path / "old.ckpt"
+    _old_card_time_0(journal, [SamplingBot(samples=2, time_limit=1e-9), make_bot("random"), make_bot("random")])
+    rows = [json.loads(row) for row in journal.read_text().splitlines()]
+    rows[0]["match"]["bots"][0].append({"bot": "my_bots:Sampling"})
+    journal.write_text("".join(json.dumps(row) + "\n" for row in rows))
+    with pytest.warns(StichWarning, match="holds 1 other match, not resumed"):
+        play_match("kratzen", [make_bot("sampling:1"), make_bot("random"), make_bot("random")], boards=2, seed=3,
+                   checkpoint=journal)
+    assert len(journal.read_text().splitlines()) == 6
+
+
+def test_an_old_card_time_0_line_that_decided_a_card_on_two_samples_is_refused(tmp_path):
+    """A line under a header of deadline 0 whose cards took more than one sample was not played one sample a card:
+    the match of sampling:1 refuses it, naming the line, rather than take its boards as its own."""
+    journal = tmp_path / "old.ckpt"
+    written = _old_card_time_0(journal, [SamplingBot(samples=2, time_limit=30.0), make_bot("random"),
+                                         make_bot("random")])
+    with pytest.raises(StichError) as refused:
+        play_match("kratzen", [make_bot("sampling:1"), make_bot("random"), make_bot("random")], boards=2, seed=3,
+                   checkpoint=journal)
+    assert str(refused.value) == (
+        f"{journal}:2:1: this checkpoint line of board 1 decided a card on more than one sample, so its header's "
+        "deadline of 0 was no old --card-time 0 and the line is not this match's; remove the line (a rerun plays its "
+        "board again) or choose another file")
+    assert journal.read_text() == written
+
+
+def test_an_old_card_time_0_match_resumed_is_one_other_match_to_another(tmp_path):
+    """Resumed by sampling:1, an old --card-time 0 match has two headers in the file, its old one and its own now:
+    one match, counted once by a match that is neither."""
+    journal = tmp_path / "old.ckpt"
+    _old_card_time_0(journal, [SamplingBot(samples=2, time_limit=1e-9), make_bot("random"), make_bot("random")])
+    now = [make_bot("sampling:1"), make_bot("random"), make_bot("random")]
+    play_match("kratzen", now, boards=3, seed=3, checkpoint=journal)  # one board more: under its own header
+    assert sum('"stich-analysis"' in line for line in journal.read_text().splitlines()) == 2
+    with pytest.warns(StichWarning) as told:
+        play_match("kratzen", now, boards=1, seed=4, checkpoint=journal)
+    assert [str(warning.message) for warning in told] == [
+        f"{journal}: holds 1 other match, not resumed (its bots or settings differ); this run starts afresh beside it, "
+        "which stays in the file; a sampling bot's card_time 0.0 there is an old --card-time 0, one sample a card "
+        "(--card-time 0 is no deadline now): with the bot sampling:1 in its place a match of the same settings "
+        "resumes it"]
+
+
+def test_a_match_names_the_analyses_a_checkpoint_holds_as_analyses(tmp_path):
+    """A match on a checkpoint of analyses says what they are, not "other matches", and starts beside them."""
+    from solver.sampling import analyse_hand
+
+    journal = tmp_path / "a.ckpt"
+    analyse_hand("kratzen", "EA G7 HA HK", 1, "Trump H", seats=4, samples=2, seed=1, workers=1, checkpoint=journal)
+    with pytest.warns(StichWarning, match="holds 1 other analysis, not resumed"):
+        analyse_hand("kratzen", "EA G7 HA HK", 1, "Trump H", seats=4, samples=2, seed=2, workers=1,
+                     checkpoint=journal)
+    with pytest.warns(StichWarning) as told:
+        play_match("kratzen", [make_bot("random")] * 3, boards=1, seed=3, checkpoint=journal)
+    assert [str(warning.message) for warning in told] == [
+        f"{journal}: holds 2 analyses, not resumed (a match resumes only its own boards); this run starts afresh "
+        "beside them, which stay in the file"]
+    with pytest.warns(StichWarning) as told:
+        play_match("kratzen", [make_bot("random")] * 3, boards=1, seed=4, checkpoint=journal)
+    assert [str(warning.message) for warning in told] == [
+        f"{journal}: holds 1 other match and 2 analyses, not resumed (a match resumes only its own boards); this run "
+        "starts afresh beside them, which stay in the file"]
+
+
 def test_the_cli_match_names_an_old_card_time_0_in_a_checkpoint_it_does_not_resume(tmp_path):
     """A checkpoint keyed with ``--card-time 0`` as 0.0 holds the old meaning of 0, one sample a card (a deadline
     already past), where 0 means no deadline: it is not the match of ``sampling:2 --card-time 0``, and stderr says so
@@ -1108,9 +1204,9 @@ def test_the_cli_match_names_an_old_card_time_0_in_a_checkpoint_it_does_not_resu
     journal = tmp_path / "m.ckpt"
     args = ("match", "--game", "kratzen", "--bots", "sampling:2,random,random", "-n", "1", "-j", "1",
             "--checkpoint", journal)
-    run(*args, "--card-time", "30")
+    run(*args, "--card-time", "1e-9")  # one sample a card, as --card-time 0 played
     rows = [json.loads(row) for row in journal.read_text().splitlines()]
-    assert rows[0]["match"]["bots"][0] == ["sampling:2", 2, 1, "score", 30.0]
+    assert rows[0]["match"]["bots"][0] == ["sampling:2", 2, 1, "score", 1e-9]
     rows[0]["match"]["bots"][0][4] = 0.0  # as --card-time 0 wrote it
     journal.write_text("".join(json.dumps(row) + "\n" for row in rows))
     rerun = run(*args, "--card-time", "0")

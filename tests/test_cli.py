@@ -10,6 +10,7 @@ dependency): it implements exactly the keywords the schema uses, and a test fail
 
 from __future__ import annotations
 
+import errno
 import gzip
 import json
 import os
@@ -988,8 +989,8 @@ def test_a_binary_file_is_said_once_in_every_command(tmp_path):
             assert run(command, path, code=1).stderr == f"stich: {path}:{said} (expected UTF-8 text)\n", command
         out = tmp_path / f"{name}.jsonl"
         assert run("batch", path, "--out", out, code=1).stderr.splitlines() == [
-            f"stich: {path}:{said} (expected UTF-8 text)", f"stich: 1 written to {out} (0 solved, 1 error), 0 already "
-            "done, 0.0 s"]
+            f"stich: {path}:{said} (expected UTF-8 text)",
+            f"stich: batch: 1 written to {out} (0 solved, 1 error), 0 already done, 0.0 s"]
 
 
 def test_a_csv_file_is_said_as_csv_once_in_every_command(tmp_path):
@@ -1750,8 +1751,26 @@ def test_bench_completed_removes_the_partial_run_an_interrupt_left_beside_its_ou
     assert beside.read_text() == kept
     result = runner.invoke(app, command)
     assert result.exit_code == 0 and not beside.exists() and "partial" not in json.loads(baseline.read_text())
-    assert (f"stich: bench: {beside}: holds the lines a run stopped by the interrupt finished, removed (each measured "
-            "again by this run)") in " ".join(result.stderr.split())
+    assert (f"stich: bench: removed {beside}: it held the lines a run stopped by the interrupt finished, each "
+            "measured again by this run") in " ".join(result.stderr.split())
+
+
+def test_bench_says_to_remove_by_hand_the_partial_run_it_cannot_remove(tmp_path, monkeypatch, capsys):
+    """A stopped run's lines beside --out that a completed run measured again but cannot remove (a read-only folder)
+    are said out of date, with the error and the next step."""
+    from solver.cli.bench import remove_partial_beside
+
+    baseline, beside = tmp_path / "run.json", tmp_path / "run.partial.json"
+    beside.write_text(json.dumps({"partial": {"lines": 1}, "lines": [{"line": "A"}]}))
+
+    def refused(self, missing_ok=False):
+        raise PermissionError(errno.EACCES, "Permission denied", str(self))
+
+    monkeypatch.setattr(Path, "unlink", refused)
+    remove_partial_beside(baseline, None, {"A"})
+    assert capsys.readouterr().err == (
+        f"stich: bench: {beside}: holds the lines a run stopped by the interrupt finished, out of date now, not "
+        "removed (Permission denied); remove it by hand\n")
 
 
 def test_bench_completed_leaves_a_run_partial_json_that_is_no_partial_run_alone(second_line_interrupted, tmp_path):
@@ -1780,7 +1799,8 @@ def test_bench_reads_a_partial_run_beside_its_out_up_to_the_size_compare_reads(t
     beside.write_text(json.dumps(partial) + " " * (17 << 20))
     result = runner.invoke(app, command)
     assert result.exit_code == 0 and not beside.exists()
-    assert "run.partial.json: holds the lines a run stopped by the interrupt finished, removed (" in result.stderr
+    assert ("run.partial.json: it held the lines a run stopped by the interrupt finished, each measured"
+            in " ".join(result.stderr.split()))
     beside.write_text(json.dumps(partial))
     monkeypatch.setattr("solver.cli.bench.MAX_SAVED_RUN_BYTES", beside.stat().st_size - 1)
     result = runner.invoke(app, command)
@@ -3773,6 +3793,20 @@ _SECOND_LOCKER = ("import sys\nfrom solver.errors import StichError\nfrom solver
 
 
 @pytest.mark.parametrize("cards", [(), ("--cards",)])
+def test_analyse_of_a_file_says_the_other_jobs_its_checkpoint_holds_once_at_its_first_record(tmp_path, cards):
+    """Each record after the first finds those before it in the checkpoint: only the first says what else the file
+    holds, so a run of a FILE says nothing of its own records, and a rerun with another seed says once that none is
+    resumed."""
+    checkpoint = tmp_path / "kratzen.ckpt"
+    args = ["analyse", str(EXAMPLES / "kratzen.tbn"), "--seat", "1", "-n", "1", "-j", "1", *cards, "--checkpoint",
+            str(checkpoint), "--json"]
+    assert "not resumed" not in run(*args).stderr
+    said = [line for line in run(*args, "-s", "2").stderr.splitlines() if "not resumed" in line]
+    assert said == [f"stich: analyse: {checkpoint}: holds 5 other analyses, not resumed (their hand, contract, seed or "
+                    "settings differ); this run starts afresh beside them, which stay in the file"]
+
+
+@pytest.mark.parametrize("cards", [(), ("--cards",)])
 def test_analyse_of_a_file_holds_its_checkpoint_for_the_whole_run(tmp_path, monkeypatch, cards):
     """Each record's journal took the checkpoint's lock and let it go, so a second run could take it between two
     records and both appended to one file. The run holds it from its start to its end, as batch holds its output:
@@ -4047,7 +4081,7 @@ def test_batch_to_a_device_ends_without_an_already_done():
     process = _stich("batch", str(EXAMPLES / "kratzen.tbn"), "-j", "1", "--out", "/dev/null")
     assert process.returncode == 0, process.stderr
     last = process.stderr.splitlines()[-1]
-    assert last.startswith("stich: 5 written to /dev/null (5 solved, 0 errors), ") and "already done" not in last
+    assert last.startswith("stich: batch: 5 written to /dev/null (5 solved, 0 errors), ") and "already done" not in last
 
 
 def test_batch_to_a_named_pipe_writes_its_lines_there_and_ends_without_an_already_done(tmp_path):
@@ -4068,7 +4102,7 @@ def test_batch_to_a_named_pipe_writes_its_lines_there_and_ends_without_an_alread
     thread.join(60)
     assert process.returncode == 0, process.stderr
     assert [json.loads(line)["record"]["board"] for line in read[0].splitlines()] == list("12345")
-    assert process.stderr.splitlines()[-1].startswith(f"stich: 5 written to {fifo} (5 solved, 0 errors), ")
+    assert process.stderr.splitlines()[-1].startswith(f"stich: batch: 5 written to {fifo} (5 solved, 0 errors), ")
     assert "already done" not in process.stderr and sorted(path.name for path in tmp_path.iterdir()) == ["out.fifo"]
 
 

@@ -88,7 +88,7 @@ def test_batch_says_the_notes_of_its_lines_once_each(tmp_path):
     note = "pot 0: every line settles at 0 (give the record a [Pot] tag, or --pot CHIPS)"
     result = runner.invoke(app, ["batch", str(deals), "--out", str(tmp_path / "out.jsonl"), "--workers", "1"])
     assert result.exit_code == 0, result.stderr
-    assert result.stderr.splitlines()[:-1] == [f"stich: note: 5 records solved now: {note}"]
+    assert result.stderr.splitlines()[:-1] == [f"stich: batch: 5 records solved now: {note}"]
     lines = [json.loads(line) for line in (tmp_path / "out.jsonl").read_text().splitlines()]
     assert all(line["notes"] == [note] and line["results"][0]["total"] == 0 for line in lines)
     summary = solver.solve_batch(deals, tmp_path / "potted.jsonl", workers=1, pot=3)
@@ -408,8 +408,8 @@ def test_batch_says_once_which_lines_answer_records_no_longer_in_the_input(tmp_p
     result = runner.invoke(app, ["batch", str(deals), "--out", str(out), "--workers", "1"])
     assert result.exit_code == 0, result.stderr
     assert result.stderr.count("no longer in") == 1
-    assert (f"stich: batch: {out}: holds 4 lines answering records no longer in {deals}, kept (their ids "
-            f"{', '.join(ids[:3])}, ...); remove them or write to a new file") in result.stderr
+    assert (f"stich: batch: {out}: holds 4 lines answering records no longer in {deals}, kept: "
+            f"{', '.join(ids[:3])}, ...; remove them or write to a new file") in result.stderr
 
 
 def test_batch_says_which_lines_of_its_output_repeat_a_record_answered_above(tmp_path):

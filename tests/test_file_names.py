@@ -297,5 +297,5 @@ def test_batch_s_summary_keeps_the_names_in_json_and_shows_them_in_its_text(tmp_
     summary = json.loads(stdout)
     assert code == 0 and (summary["source"], summary["out"], summary["solved"]) == (source, out, 5), stdout
     code, _, stderr = invoked(["batch", "-j", "1", "--out", out, source])
-    assert code == 0 and said_lines(stderr)[-1].startswith("stich: 0 written to o\\x1b.jsonl (0 solved, 0 errors), "
-                                                            "5 already done"), stderr
+    assert code == 0 and said_lines(stderr)[-1].startswith(
+        "stich: batch: 0 written to o\\x1b.jsonl (0 solved, 0 errors), 5 already done"), stderr

@@ -7,6 +7,7 @@ import os
 import re
 import subprocess
 import sys
+import warnings
 from pathlib import Path
 
 import pytest
@@ -783,6 +784,33 @@ def test_an_analysis_stops_before_the_next_sample_not_after_every_chunk_handed_o
     assert cut.samples == 1 and cut.stopped == "time limit"
     resumed = analyse_hand(samples=40, workers=1, checkpoint=checkpoint, **hand)
     assert resumed.as_dict() == analyse_hand(samples=40, workers=1, **hand).as_dict()
+
+
+def test_a_checkpoint_of_other_jobs_only_says_so_as_the_analysis_starts_beside_them(tmp_path: Path) -> None:
+    """A checkpoint of another seed's analysis, or of a match, is appended to afresh: an OtherJobsNotResumed warning
+    names what it holds, by kind, as a match's does; one that holds this analysis says nothing of the others."""
+    from solver.errors import OtherJobsNotResumed
+    from solver.bots import make_bot
+    from solver.match import play_match
+
+    path = tmp_path / "a.ckpt"
+    args = ("kratzen", "EA G7 HA HK", 1, "Trump H")
+    analyse_hand(*args, seats=4, samples=2, seed=1, workers=1, checkpoint=path)
+    with pytest.warns(OtherJobsNotResumed) as told:
+        analyse_hand(*args, seats=4, samples=2, seed=2, workers=1, checkpoint=path)
+    assert [str(warning.message) for warning in told] == [
+        f"{path}: holds 1 other analysis, not resumed (its hand, contract, seed or settings differ); this run starts "
+        "afresh beside it, which stays in the file"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", OtherJobsNotResumed)
+        analyse_hand(*args, seats=4, samples=2, seed=1, workers=1, checkpoint=path)  # its own, resumed
+    matches = tmp_path / "m.ckpt"
+    play_match("kratzen", [make_bot("random")] * 3, boards=1, seed=3, checkpoint=matches)
+    with pytest.warns(OtherJobsNotResumed) as told:
+        analyse_hand(*args, seats=4, samples=2, seed=1, workers=1, checkpoint=matches)
+    assert [str(warning.message) for warning in told] == [
+        f"{matches}: holds 1 match, not resumed (an analysis resumes only its own samples); this run starts afresh "
+        "beside it, which stays in the file"]
 
 
 def test_a_checkpoint_keyed_by_the_contract_as_typed_is_resumed(tmp_path):
