@@ -428,9 +428,6 @@ def two_sided(name: str, seats: int, winner: frozenset[int], base: int, multipli
 #: What a pot of 0 (a record of a game paid from a pot without a ``[Pot]`` tag has one: docs/scoring.md) pays, in the
 #: words of every place that says it (the score's note, ``stich show``'s diagram, the board's table)
 EMPTY_POT = "tricks and targets only"
-#: What a record of a game paid from a pot without a ``[Pot]`` tag (and no ``--pot``) is said to have, beside its 0
-#: chips
-NO_POT_TAG = "no [Pot] tag"
 
 
 def read_pot(record: Record | None, pot: object) -> int:
