@@ -424,7 +424,7 @@ class BonusCheck:
     #: the flags checked under where they are not the game's defaults (``Variant.note``), set where the check is
     #: made, so that a check shown alone ends its title with them as its list's does
     rules_note: str = field(default="", compare=False, repr=False)
-    #: what players call the bonus (``Game.sided_objective_title``: ``Valat against`` for ``valat_against``, as its
+    #: what players call the bonus (``Game.row_title``: ``Valat against`` for ``valat_against``, as its
     #: description says, one name a row), which the text shows; the JSON keeps ``bonus``, the name a program asks for
     title: str = field(default="", compare=False, repr=False)
 
@@ -585,7 +585,7 @@ def check_bonuses(position: Position, *, engine: EngineSolver | None = None,
     here. ``time_limit`` (seconds) and ``stop`` bound every search of the call together, as :func:`check_report`'s
     (SearchStopped); the reference solver refuses them."""
     rules = check_position(position).rules
-    title = position.game.sided_objective_title
+    title = position.game.row_title
     deadline = Deadline(time_limit, stop, reference_solver=uses_reference(reference_solver))
     if deadline.limited:  # the searches are the points engine's (no objective with a target is the score)
         with solver_for(engine).stopping(deadline.left(), stop):

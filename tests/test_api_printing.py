@@ -111,7 +111,7 @@ def test_a_hand_analysis_prints_its_report_as_stich_analyse_does():
                                      "mean payment +2.25 chips (95%: +1.45 to +3.05), the attacker's own, "
                                      "from the pot"]
     assert ("targets forced (brackets: 95% intervals)\ntarget           whose     forced\n"
-            "tricks (seat 1)  the hand  100%") in text
+            "Tricks (seat 1)  the hand  100%") in text
     assert "opening cards (brackets: 95% intervals)\ncard  mean payment  win" in text
     # its repr says what it is and its two headline figures, the mean tricks left to the report
     assert repr(analysis) == "<HandAnalysis Kratzen Trump E, seat 1, 4 samples: win 100.0%, mean payment +2.25>"
@@ -276,7 +276,7 @@ def test_a_contract_table_and_the_check_lists_repr_as_one_line():
         "Pagat Ultimo beaten no, Mondfang no>")
     kratzen = next(solver.read_positions(VALAT.parent / "kratzen.tbn"))
     assert repr(solver.check_bonuses(kratzen)) == \
-        "<BonusChecks tricks seat 1 yes, tricks seat 2 no, tricks seat 3 yes; 1 note>"
+        "<BonusChecks Tricks seat 1 yes, Tricks seat 2 no, Tricks seat 3 yes; 1 note>"
     assert repr(solver.dealt_bonuses(position)) == "<DealtBonuses Trull no, 4 Kings no>"
     assert repr(solver.dealt_bonuses(kratzen)) == "<DealtBonuses none>"
     # a Suit Solo has no Pagat bonuses: the repr says what stich check says of them, not a bare "-"
@@ -307,7 +307,7 @@ def test_bonus_checks_and_dealt_bonuses_render_their_check_rows(valat):
     kratzen = next(solver.read_positions(VALAT.parent / "kratzen.tbn"))
     first = solver.check_bonuses(kratzen)[0]
     assert cells(first._repr_html_()) == [["target", "for", "what", "forced alone?"],
-                                          ["tricks", "seat 1", "tricks seat 1 can guarantee against everyone",
+                                          ["Tricks", "seat 1", "tricks seat 1 can guarantee against everyone",
                                            "yes - guarantees 2 tricks, needs 2"]]
 
 
@@ -430,7 +430,7 @@ def test_a_hand_analysis_renders_its_report_in_jupyter():
     shown, text = _Cells(analysis._repr_html_()), str(analysis).splitlines()
     assert shown.paragraphs[:5] == text[:5]
     assert shown.paragraphs[1] == "4 samples (seed 1); scored with pot 4" and "+2.25 chips" in shown.paragraphs[2]
-    assert shown.rows[:2] == [["target", "whose", "forced"], ["tricks (seat 1)", "the hand", "100% (51-100%)"]]
+    assert shown.rows[:2] == [["target", "whose", "forced"], ["Tricks (seat 1)", "the hand", "100% (51-100%)"]]
     assert ["card", "mean payment", "win", "mean tricks"] in shown.rows
     assert ["SU", "+2.25", "100% (51-100%)", "2.3"] in shown.rows
     french = solver.analyse_hand("zwanzigerrufen", "T21 T20 T19 T18 T15 T14 T13 T12 HK SK", 1, "Normal", samples=2,
@@ -761,9 +761,9 @@ def test_an_analysis_s_opening_cards_and_bonus_chances_print_and_render_their_re
     assert cells(first._repr_html_()) == [["card", "mean payment", "win", "mean tricks"],
                                           ["SU", "+2.25", "100% (51-100%)", "2.3"]]  # a table's cell: compact
     assert cells(first._repr_html_())[1] in _Cells(analysis._repr_html_()).rows  # the report's own row
-    assert str(target) == "tricks (seat 1): the hand, forced 100.0% (95%: 51.0% to 100.0%)"
+    assert str(target) == "Tricks (seat 1): the hand, forced 100.0% (95%: 51.0% to 100.0%)"
     assert cells(target._repr_html_()) == [["target", "whose", "forced"],
-                                           ["tricks (seat 1)", "the hand", "100% (51-100%)"]]
+                                           ["Tricks (seat 1)", "the hand", "100% (51-100%)"]]
     assert repr(first).startswith("OpeningCard(card='SU', mean=2.25,") and repr(target).startswith("BonusChance(")
     french = solver.analyse_hand("zwanzigerrufen", "T21 T20 T19 T18 T15 T14 T13 T12 HK SK", 1, "Normal", samples=2,
                                  workers=1)

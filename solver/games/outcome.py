@@ -160,8 +160,10 @@ def dealt_bonus_cells(bonus: Mapping[str, Any], title: str = "") -> tuple[str, s
 def without_title(description: str, title: str) -> str:
     """An objective's description beside its title, as a row that names it already says it: without the title in
     brackets at its end (``the defenders take every trick`` beside ``Valat against``), so that the name is said
-    once; any other bracket (``(silent loss)``) stays."""
-    return description.removesuffix(f" ({title})") if title else description
+    once; any other bracket (``(silent loss)``) stays. The title as a row writes it (``Tricks``) or as the
+    description does (``tricks``)."""
+    said = f" ({title})"
+    return description[:-len(said)] if title and description.lower().endswith(said.lower()) else description
 
 
 def dealt_bonus_answer(bonus: Mapping[str, Any]) -> tuple[str, str]:
