@@ -39,7 +39,7 @@ from .errors import (FileError, InvalidContractError, InvalidDealError, InvalidS
 from .games import get_game
 from .games.base import Game, Rules
 from .games.outcome import (FIGURE_SPACE, JSON_PLACES, decimal_text, mean_in_words, percent_text, role_text,
-                            signed_mean)
+                            signed_mean, unbroken)
 from .generate import DEFAULT_SEED
 from .position import Position
 from .analysis import SCHEMA
@@ -99,6 +99,14 @@ def row_announcements(setup: AdviceSetup, index: int) -> str | None:
 #: seat knows its side when it announces: it holds the called tarock or not), as "2: Absolut | 2: Absolut dagegen";
 #: an empty one announces nothing ("2: Kontra | ": a partner does not say Kontra).
 ALTERNATIVES = " | "
+
+
+def whole_contract(name: str) -> str:
+    """A row's contract (:func:`row_name`) as a table cell writes it: the contract's own name kept whole
+    (:func:`~solver.games.outcome.unbroken`), as a narrow table would otherwise break ``Solo Tout E`` at its spaces;
+    what it announces, after `` + ``, wraps as words do."""
+    contract, plus, announced = name.partition(" + ")
+    return unbroken(contract) + plus + announced
 
 
 def row_name(contract: str, announced: str | None) -> str:
@@ -579,8 +587,12 @@ class ContractRow:
         objectives' names in a row made without its game). Each interval as a table cell writes it, or not
         ``compact``: as a line does (:func:`mean_with_interval`)."""
         row = self.as_dict()
+        contract = get_game(self.game).contract_in_words(self.contract) if self.game and not self.card else \
+            self.contract  # as the report's table names it ("Solo Tout E"), not by its token
         name = card_names(self.game, [self.contract]) if self.card and self.game else \
-            self.contract if self.card else row_name(self.contract, self.announced)
+            self.contract if self.card else row_name(contract, self.announced)
+        if compact and not self.card:
+            name = whole_contract(name)
         if row["mean"] is None:
             return [name, "refused on every sample", "", ""]
         mean, behind = ranked_texts(self.rank or 0, row, compact)
@@ -710,7 +722,7 @@ def best_said(rows: Sequence[ContractRow], samples: int) -> str:
         return ""
     best = rows[0]
     mean = "refused on every sample" if math.isnan(best.mean) else signed_mean(best.mean)
-    return f": best {best.cells()[0]} {mean}{tie_said(rows)}"
+    return f": best {best.cells(compact=False)[0]} {mean}{tie_said(rows)}"
 
 
 def tie_said(rows: Sequence[ContractRow]) -> str:
@@ -1630,13 +1642,14 @@ def contract_advice_report(document: Mapping[str, Any]) -> AdviceReport:
     for place, row in enumerate(document["contracts"], 1):
         rank = place if row.get("rank") is None else row["rank"]  # a row no sample settled: its place, unshared
         if row["mean"] is None:
-            rows.append((str(rank), row["contract"], "refused on every sample", *[""] * (len(columns) - 3)))
+            rows.append((str(rank), whole_contract(row["contract"]), "refused on every sample",
+                         *[""] * (len(columns) - 3)))
             continue
         mean_text, behind = ranked_texts(rank, row)
         bonuses, against = ("\n".join(f"{share(p, row.get(key + '_intervals', {}).get(name), compact=True)} "
                                       f"{title(name)}" for name, p in row[key].items() if p)
                             for key in ("bonuses", "bonuses_against"))
-        rows.append((str(rank), row["contract"], mean_text, behind,
+        rows.append((str(rank), whole_contract(row["contract"]), mean_text, behind,
                      share(row["win_probability"], row.get("win_interval"), compact=True),
                      *((tricks_cell(row),) if tricks else ()), *((bonuses, against) if with_bonuses else ())))
     # where every seat plays for itself the advised seat is the one that announces: it attacks whatever its seat
@@ -1692,9 +1705,8 @@ def gain_report(document: Mapping[str, Any]) -> AdviceReport:
         gain = row.get("announcement_gain")
         if gain is None or gain["mean"] is None:
             continue
-        rows.append((row["contract"], mean_with_interval(gain["mean"], gain["interval"], gain["interval_note"],
-                                                         compact=True),
-                     f"{gain['samples']:,}"))
+        adds = mean_with_interval(gain["mean"], gain["interval"], gain["interval_note"], compact=True)
+        rows.append((whole_contract(row["contract"]), adds, f"{gain['samples']:,}"))
     name = "what each announcement adds to the same contract announcing nothing"
     return [AdviceTable(f"{name} (paired samples)", ("contract", "adds", "samples"), rows, frozenset({1, 2}),
                         name=name),

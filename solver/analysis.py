@@ -32,7 +32,7 @@ from .errors import InvalidContractError, InvalidDealError, SearchStopped, Stich
 from .games import get_game
 from .games.base import Contract, Game, Objective, Rules, own_measure
 from .games.outcome import (CHECK_COLUMNS, DealtBonus, dealt_bonus_answer, other_side, side_text, signed,
-                            without_title)
+                            unbroken, without_title)
 from .html_tables import html_lines, html_table, html_titled_table
 from .position import Position, check_position, every_seat_for_itself, make_position, objectives_named
 from .scoring import (check_scoring_inputs, read_pot, score_deal, score_notes, scoring_inputs,
@@ -845,7 +845,7 @@ class ContractTable(_ResultList, list[TableEntry]):
         settled = any(entry.settlement is not None for entry in self)
         seats = max((len(entry.seats) for entry in self), default=0)
         columns = table_columns(self.game, per_seat=per_seat, seats=seats, settled=settled)
-        rows = [[entry.contract_in_words, str(entry.declarer),
+        rows = [[unbroken(entry.contract_in_words), str(entry.declarer),  # a narrow table keeps "Solo Tout E" whole
                  *table_cells(entry.as_dict(), per_seat=per_seat, seats=seats, settled=settled)] for entry in self]
         table = html_titled_table(self.title(), columns, rows, right={
             i for i, name in enumerate(columns) if name not in ("contract", "side", "result")})

@@ -919,6 +919,13 @@ def test_the_reports_name_a_contract_as_the_rule_book_does_and_the_documents_kee
     text = str(advice)
     assert "Wenz Tout" in text and "Solo Tout E" in text and "WenzTout" not in text and "SoloTout" not in text
     assert {row["contract"] for row in advice.as_dict()["contracts"]} == {"Wenz", "WenzTout", "SoloTout E"}
+    # a notebook's narrow table keeps a contract's name whole, as it keeps a figure with its interval
+    whole = '<span style="white-space:nowrap">Solo\u00a0Tout\u00a0E</span>'
+    assert whole in advice._repr_html_() and whole in advice.rows[0]._repr_html_() + advice.rows[1]._repr_html_() + \
+        advice.rows[2]._repr_html_()
+    assert "Solo Tout E" in repr(advice) + str(advice) and "\u00a0" not in repr(advice)
+    assert '<span style="white-space:nowrap">Wenz\u00a0Tout</span>' in solver.contract_table(
+        next(solver.read_positions(VALAT.parent / "schafkopf.tbn")))._repr_html_()
     runner = CliRunner()
     hand = ["analyse", "--game", "kratzen", "--hand", "EO E9 SU SZ", "--seat", "1", "--contract",
             "Trump E Seven-Muss", "-n", "1", "-j", "1"]
