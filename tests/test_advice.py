@@ -1206,10 +1206,10 @@ def test_the_gaps_to_the_best_are_corrected_for_how_many_there_are():
 
 
 def test_a_bonus_the_contract_could_make_but_never_made_is_listed_at_0_with_its_interval():
-    """Contract advice listed only the bonuses made at least once: a Wenz that never made Schneider in 30 samples
-    said nothing of it, although 0 of 30 puts it below 11% (the Wilson interval 0 .. 0.1135, by hand: z^2 / (30 +
-    z^2)). Every bonus the game's scoring of the contract could pay is listed (the payoff table's items), in the
-    JSON at 0 with its interval and in the table on one line under it."""
+    """A bonus never made still says something: a Wenz that never made Schneider in 30 samples puts it below 11%
+    (the Wilson interval 0 .. 0.1135, by hand: z^2 / (30 + z^2)). Every bonus the game's scoring of the contract
+    could pay is listed (the payoff table's items), not only those made at least once: in the JSON at 0 with its
+    interval and in the table on one line under it."""
     from rich.console import Console
 
     from cli.analyse import render_advice

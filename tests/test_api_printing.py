@@ -359,9 +359,9 @@ def test_a_contract_table_at_pot_0_carries_stich_table_s_note_in_a_notebook():
 
 
 def test_dealt_bonuses_print_and_render_as_stich_check_s_rows():
-    """``dealt_bonuses`` gave a plain list: a notebook showed a dump of the DealtBonus dataclasses, ``print`` the
-    same. Now a DealtBonuses (a list of them) prints a line a bonus and renders the rows ``stich check`` adds for them
-    under its columns; with none, a line that says so rather than an empty table."""
+    """``dealt_bonuses`` gives a DealtBonuses (a list of them), not a dump of dataclasses in a notebook or ``print``:
+    it prints a line a bonus and renders the rows ``stich check`` adds for them under its columns; with none, a line
+    that says so rather than an empty table."""
     from typer.testing import CliRunner
 
     from cli.main import app

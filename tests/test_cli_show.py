@@ -181,8 +181,8 @@ def test_the_diagram_says_what_a_trick_pays_and_every_target():
 
 
 def test_a_muss_pays_no_trick_whatever_the_pot_and_an_empty_pot_is_said_plainly(tmp_path):
-    """A Muss or Seven-Muss with a pot of 2 said "a quarter of it is under a chip", a pot of 0 the same, though a
-    Muss pays no trick whatever the pot (RULES.md 3.4); a tag [Pot "01"] printed "01 chips"."""
+    """A Muss or Seven-Muss says it pays no trick whatever the pot (RULES.md 3.4), with a pot of 2 or 0 alike, not "a
+    quarter of it is under a chip"; a tag [Pot "01"] is said as 1 chip, not "01 chips"."""
     def header(board: str, pot: str) -> str:
         return run("show", EXAMPLES / "kratzen.tbn", "-b", board, "--pot", pot).stdout.splitlines()[2]
 

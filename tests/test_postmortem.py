@@ -427,10 +427,9 @@ def test_the_names_of_thresholds_a_point_apart_do_not_overlap():
 
 
 def test_no_two_texts_of_the_plot_overlap_near_its_last_card():
-    """Zwanzigerrufen board 7 by card points ends at 59 with a blunder, Absolut kept: Absolut's line at 56 wrote its
-    name over the last card's marker and the ``kept: absolut`` under it. Every text of the plot (the thresholds'
-    names, the game's line, the bonuses kept, the cards' labels) covers no other, and no name a labelled card's
-    marker."""
+    """Zwanzigerrufen board 7 by card points ends at 59 with a blunder, Absolut kept, and Absolut's line at 56 just
+    under the last card's marker and the ``kept: absolut``: every text of the plot (the thresholds' names, the
+    game's line, the bonuses kept, the cards' labels) covers no other, and no name a labelled card's marker."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from solver.plot import plot_figure
 
@@ -457,9 +456,9 @@ def test_no_two_texts_of_the_plot_overlap_near_its_last_card():
 
 
 def test_the_score_s_zero_is_named_where_it_is_not_the_game_line(tmp_path):
-    """Zwanzigerrufen by the score (its items scored apart, RULES.md 1.7) has no game line, and the plot showed a 0
-    on its scale that nothing named, with the curve below it (board 6: -16 to -18). The 0 is drawn and named; where
-    0 is the game's line (Schafkopf by the score) the game's name is the only one."""
+    """Zwanzigerrufen by the score (its items scored apart, RULES.md 1.7) has no game line, but its scale has a 0
+    with the curve below it (board 6: -16 to -18): the 0 is drawn and named; where 0 is the game's line (Schafkopf by
+    the score) the game's name is the only one."""
     from solver.plot import ZERO_NAME
 
     position = next(p for p in solver.read_positions(EXAMPLES / "zwanzigerrufen.tbn") if p.record.get("Board") == "6")
