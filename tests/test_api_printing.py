@@ -650,8 +650,8 @@ def test_an_analysis_stopped_early_says_so_when_printed():
 
 
 def test_advice_stopped_early_says_how_many_samples_of_how_many_as_the_analysis_does():
-    """A stopped analysis said "20 samples (seed 1), stopped by the interrupt" without the count asked, and advice
-    said it otherwise ("stopped by the interrupt before 2,000"): each says "20 of 2,000 samples" (a review)."""
+    """A stopped analysis and stopped advice say what they stopped in the same words, with the count asked: "N of
+    400 samples (seed 1), stopped by the time limit"."""
     from solver.advice import card_advice, contract_advice
 
     advice = contract_advice("schafkopf", "EU E8 E7 GK GO HA H9 SU", 1, "Rufer E, Wenz", samples=400, workers=1,
@@ -727,9 +727,9 @@ def test_a_table_row_made_by_hand_prints():
 
 
 def test_bonus_checks_print_and_render_the_notes_stich_check_prints_under_its_table():
-    """``check_bonuses(...)._repr_html_()`` showed the table alone where ``stich check`` adds notes under it (a
-    bonus that scores nothing here, a pot of 0): the checks keep those notes (the ones that need no search), print
-    them after their lines and render them under the table, with the command's title; a slice keeps them."""
+    """``check_bonuses(...)`` keeps the notes ``stich check`` adds under its table (a bonus that scores nothing here,
+    a pot of 0; the ones that need no search): it prints them after its lines and renders them under the table, with
+    the command's title; a slice keeps them."""
     from typer.testing import CliRunner
 
     from cli.main import app
@@ -778,10 +778,9 @@ def test_an_analysis_s_opening_cards_and_bonus_chances_print_and_render_their_re
 
 
 def test_a_post_mortem_its_cards_and_players_print_and_render_stich_postmortem_s_tables():
-    """A post-mortem in a notebook showed only its plot, and ``analysis.cards[0]`` or ``analysis.players[0]`` a
-    dataclass dump; ``print(analysis)`` wrote ``HK`` where ``stich postmortem`` writes ``♥K``. Now Jupyter renders the
-    plot and the command's two tables with its note, each card and player prints its line and renders its row, and
-    the cards are written as the diagram does."""
+    """A post-mortem in a notebook is the command's: Jupyter renders the plot and the command's two tables with its
+    note, each card and player (``analysis.cards[0]``, ``analysis.players[0]``) prints its line and renders its row,
+    not a dataclass dump, and ``print(analysis)`` writes the cards as the diagram does (``♥K``, not ``HK``)."""
     from typer.testing import CliRunner
 
     from cli.main import app
@@ -1028,9 +1027,9 @@ def test_a_position_made_of_wrong_parts_still_reprs():
 
 
 def test_a_position_from_a_state_advanced_with_a_result_card_is_the_played_position_and_bots_choose_alike(valat):
-    """A state advanced with a result's CardIndex kept it in its trick, so a position made from it printed
-    ``played`` ending ``E9)`` where ``valat.play(5)``'s ended ``5)``: equal positions with the same hash, yet the
-    bots, which seed from the play's text, chose differently (RandomBot for 30 of 40 seeds)."""
+    """A state advanced with a result's CardIndex keeps a plain int in its trick, so a position made from it prints
+    ``played`` as ``valat.play(5)``'s does (``5)``, not ``E9)``): equal positions print alike, and the bots, which
+    seed from the play's text, choose alike."""
     card = solver.solve(valat, "valat", cards=True).card_values[0].card
     from_state = solver.Position(valat.game, valat.rules, valat.state.advance(card))
     played = valat.play(int(card))
@@ -1043,7 +1042,8 @@ def test_a_position_from_a_state_advanced_with_a_result_card_is_the_played_posit
 
 
 def test_a_card_given_as_an_int_enum_member_is_played_and_kept_as_its_number(valat):
-    """``position.play(SomeIntEnum.X)`` kept the member in ``played`` and the state's trick: printed by name."""
+    """``position.play(SomeIntEnum.X)`` keeps a plain int in ``played`` and the state's trick, not the member, whose
+    name would print."""
     legal = min(card.index for card in valat.legal_cards())
     Chosen = enum.IntEnum("Chosen", {"FIRST": legal})
     played = valat.play(Chosen.FIRST)
