@@ -102,9 +102,10 @@ ALTERNATIVES = " | "
 
 
 def whole_contract(name: str) -> str:
-    """A row's contract (:func:`row_name`) as a table cell writes it: the contract's own name kept whole
-    (:func:`~solver.games.outcome.unbroken`), as a narrow table would otherwise break ``Solo Tout E`` at its spaces;
-    what it announces, after `` + ``, wraps as words do."""
+    """A row's contract (:func:`row_name`) as a notebook's table writes it: the contract's own name kept whole
+    (:func:`~solver.games.outcome.unbroken`), as a narrow HTML table would otherwise break ``Solo Tout E`` at its
+    spaces (the command line's tables keep names whole themselves); what it announces, after `` + ``, wraps as words
+    do."""
     contract, plus, announced = name.partition(" + ")
     return unbroken(contract) + plus + announced
 
@@ -591,8 +592,6 @@ class ContractRow:
             self.contract  # as the report's table names it ("Solo Tout E"), not by its token
         name = card_names(self.game, [self.contract]) if self.card and self.game else \
             self.contract if self.card else row_name(contract, self.announced)
-        if compact and not self.card:
-            name = whole_contract(name)
         if row["mean"] is None:
             return [name, "refused on every sample", "", ""]
         mean, behind = ranked_texts(self.rank or 0, row, compact)
@@ -620,7 +619,8 @@ class ContractRow:
     def _repr_html_(self) -> str:
         """The same row for Jupyter, under the advice table's columns, as the table writes it."""
         figures = {1, 2, 3} | (set() if math.isnan(self.tricks) else {4})  # the mean tricks beside the win
-        return html_table(self.columns(), [self.cells()], right=figures)
+        name, *cells = self.cells()
+        return html_table(self.columns(), [[name if self.card else whole_contract(name), *cells]], right=figures)
 
     def as_dict(self) -> dict[str, Any]:
         """The row of the JSON document: an interval of no width (samples all alike) or none (fewer than two
@@ -722,7 +722,7 @@ def best_said(rows: Sequence[ContractRow], samples: int) -> str:
         return ""
     best = rows[0]
     mean = "refused on every sample" if math.isnan(best.mean) else signed_mean(best.mean)
-    return f": best {best.cells(compact=False)[0]} {mean}{tie_said(rows)}"
+    return f": best {best.cells()[0]} {mean}{tie_said(rows)}"
 
 
 def tie_said(rows: Sequence[ContractRow]) -> str:
@@ -1642,14 +1642,13 @@ def contract_advice_report(document: Mapping[str, Any]) -> AdviceReport:
     for place, row in enumerate(document["contracts"], 1):
         rank = place if row.get("rank") is None else row["rank"]  # a row no sample settled: its place, unshared
         if row["mean"] is None:
-            rows.append((str(rank), whole_contract(row["contract"]), "refused on every sample",
-                         *[""] * (len(columns) - 3)))
+            rows.append((str(rank), row["contract"], "refused on every sample", *[""] * (len(columns) - 3)))
             continue
         mean_text, behind = ranked_texts(rank, row)
         bonuses, against = ("\n".join(f"{share(p, row.get(key + '_intervals', {}).get(name), compact=True)} "
                                       f"{title(name)}" for name, p in row[key].items() if p)
                             for key in ("bonuses", "bonuses_against"))
-        rows.append((str(rank), whole_contract(row["contract"]), mean_text, behind,
+        rows.append((str(rank), row["contract"], mean_text, behind,
                      share(row["win_probability"], row.get("win_interval"), compact=True),
                      *((tricks_cell(row),) if tricks else ()), *((bonuses, against) if with_bonuses else ())))
     # where every seat plays for itself the advised seat is the one that announces: it attacks whatever its seat
@@ -1706,7 +1705,7 @@ def gain_report(document: Mapping[str, Any]) -> AdviceReport:
         if gain is None or gain["mean"] is None:
             continue
         adds = mean_with_interval(gain["mean"], gain["interval"], gain["interval_note"], compact=True)
-        rows.append((whole_contract(row["contract"]), adds, f"{gain['samples']:,}"))
+        rows.append((row["contract"], adds, f"{gain['samples']:,}"))
     name = "what each announcement adds to the same contract announcing nothing"
     return [AdviceTable(f"{name} (paired samples)", ("contract", "adds", "samples"), rows, frozenset({1, 2}),
                         name=name),
@@ -1805,6 +1804,9 @@ def advice_html(report: AdviceReport) -> str:
         if isinstance(part, str):
             parts.append(html_lines([part], bold=not index))
         else:
+            named = [index for index, column in enumerate(part.columns) if column == "contract"]
+            rows = [[whole_contract(cell) if index in named else cell for index, cell in enumerate(row)]
+                    for row in part.rows]
             parts.append(html_titled_table(part.title, [column.replace("\n", " ") for column in part.columns],
-                                           part.rows, right=part.right))
+                                           rows, right=part.right))
     return f"<div>{''.join(parts)}</div>"
