@@ -728,10 +728,9 @@ def is_pot_zero_note(note: str) -> bool:
 
 
 def objective_title(name: str, game: type[Game]) -> str:
-    """An objective as players name it (``Game.sided_objective_title``: ``Valat against``; the JSON keeps
-    ``valat_against``), capitalised as the bonuses' titles are: ``Score``, ``Points``, ``Tricks``."""
-    title = game.sided_objective_title(name)
-    return title[:1].upper() + title[1:]
+    """An objective as players name it (``Game.row_title``: ``Valat against``; the JSON keeps ``valat_against``),
+    capitalised as the bonuses' titles are: ``Score``, ``Points``, ``Tricks``."""
+    return game.row_title(name)
 
 
 def _result_label(result: Document, game: type[Game]) -> str:
@@ -890,7 +889,7 @@ def render_check(document: Document, console: Console) -> None:
     """``stich check``: every bonus, the side that tries for it, and whether it can be forced."""
     painter = CardPainter.for_game(document["game"])
     game = get_game(document["game"])
-    title = game.sided_objective_title  # the names players use, one a row; the JSON keeps the identifiers
+    title = game.row_title  # the names players use, one a row; the JSON keeps the identifiers
     console.print(Text(_sides_line(document)))
     console.print(position_line(document, painter))
     targets = document["every_seat_for_itself"]  # Kratzen: each seat's trick target, no bonuses (RULES.md 3.3)

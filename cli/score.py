@@ -84,9 +84,9 @@ def render_score(document: Document, console: Console) -> None:
     console.print(record_title(document))
     pot = document["pot"] if "items" in document else (document.get("dd") or {}).get("pot")
     if pot is not None:  # as show and solve write it over the diagram (an unfinished deal's said none)
-        # a pot of 0 settles every seat at 0: the score's notes say so under it, an unfinished deal's here
-        unscored = not pot and "items" not in document
-        empty = f", {EMPTY_POT} (give the record a [Pot] tag, or --pot CHIPS)" if unscored else ""
+        # a pot of 0 settles every seat at 0, said once on stderr with the way to give one; an unfinished deal's
+        # header says what the pot pays, as the diagram's does
+        empty = f", {EMPTY_POT}" if not pot and "items" not in document else ""
         console.print(f"pot: {plural(pot, 'chip')}{empty}")
     if "items" not in document:
         console.print(Text("the play is not complete: no score yet", style="dim"))

@@ -16,7 +16,7 @@ from solver.position import Position
 
 from .errors import file_name
 from .options import ALL_MESSAGES, BOARD, JSON, POT, RECORD, VARIANT, parse_variant_options
-from .records import run_over_records, with_what_if
+from .records import GameNotes, pot_zero_line, run_over_records, with_what_if
 from .render import Document, diagram_width, record_title, signs_shown, stdout_console, wrapped_at_words
 from .whatif import PLAY
 
@@ -62,6 +62,8 @@ def show(
     def note_read(item: Record) -> None:
         reading[0] = item
 
+    notes = GameNotes()  # a record of a game paid from a pot without one: the way to give it, said once on stderr
+
     def document(position: Position) -> Document:
         made[0] += 1
         if tbn:
@@ -74,6 +76,8 @@ def show(
         # alone, not of a whole show_report (hands, tricks, taken) per record
         headers = {**record_header(position), **contract_header(position)}
         title = record_title(with_what_if(headers, position, play)).plain
+        if position.game.has_pot and not (position.record is None or (position.record.get("Pot") or "").strip()):
+            notes.add(position, pot_zero_line(position, "deal"), "")
         return {"text": wrapped_at_words(f"{title}\n{diagram(position, signs=signs, heading=False, width=width)}",
                                          console)}
 
@@ -81,6 +85,7 @@ def show(
         run_over_records(file, variant=flags, board=board, record=record, play=play, as_json=as_json, pot=pot,
                          render=None, document=document, command="show", all_messages=all_messages,
                          as_read=note_read if tbn else None)  # only --tbn writes a record's late comments
+        notes.say()
     finally:
         if tbn and made[0]:
             sys.stdout.write("\n")  # a blank line ends the last record too, so that saved files concatenate

@@ -39,7 +39,7 @@ from .errors import (FileError, InvalidContractError, InvalidDealError, InvalidS
 from .games import get_game
 from .games.base import Game, Rules
 from .games.outcome import (FIGURE_SPACE, JSON_PLACES, decimal_text, mean_in_words, percent_text, role_text,
-                            signed_mean)
+                            signed_mean, unbroken)
 from .generate import DEFAULT_SEED
 from .position import Position
 from .analysis import SCHEMA
@@ -99,6 +99,15 @@ def row_announcements(setup: AdviceSetup, index: int) -> str | None:
 #: seat knows its side when it announces: it holds the called tarock or not), as "2: Absolut | 2: Absolut dagegen";
 #: an empty one announces nothing ("2: Kontra | ": a partner does not say Kontra).
 ALTERNATIVES = " | "
+
+
+def whole_contract(name: str) -> str:
+    """A row's contract (:func:`row_name`) as a notebook's table writes it: the contract's own name kept whole
+    (:func:`~solver.games.outcome.unbroken`), as a narrow HTML table would otherwise break ``Solo Tout E`` at its
+    spaces (the command line's tables keep names whole themselves); what it announces, after `` + ``, wraps as words
+    do."""
+    contract, plus, announced = name.partition(" + ")
+    return unbroken(contract) + plus + announced
 
 
 def row_name(contract: str, announced: str | None) -> str:
@@ -579,8 +588,10 @@ class ContractRow:
         objectives' names in a row made without its game). Each interval as a table cell writes it, or not
         ``compact``: as a line does (:func:`mean_with_interval`)."""
         row = self.as_dict()
+        contract = get_game(self.game).contract_in_words(self.contract) if self.game and not self.card else \
+            self.contract  # as the report's table names it ("Solo Tout E"), not by its token
         name = card_names(self.game, [self.contract]) if self.card and self.game else \
-            self.contract if self.card else row_name(self.contract, self.announced)
+            self.contract if self.card else row_name(contract, self.announced)
         if row["mean"] is None:
             return [name, "refused on every sample", "", ""]
         mean, behind = ranked_texts(self.rank or 0, row, compact)
@@ -608,7 +619,8 @@ class ContractRow:
     def _repr_html_(self) -> str:
         """The same row for Jupyter, under the advice table's columns, as the table writes it."""
         figures = {1, 2, 3} | (set() if math.isnan(self.tricks) else {4})  # the mean tricks beside the win
-        return html_table(self.columns(), [self.cells()], right=figures)
+        name, *cells = self.cells()
+        return html_table(self.columns(), [[name if self.card else whole_contract(name), *cells]], right=figures)
 
     def as_dict(self) -> dict[str, Any]:
         """The row of the JSON document: an interval of no width (samples all alike) or none (fewer than two
@@ -1692,9 +1704,8 @@ def gain_report(document: Mapping[str, Any]) -> AdviceReport:
         gain = row.get("announcement_gain")
         if gain is None or gain["mean"] is None:
             continue
-        rows.append((row["contract"], mean_with_interval(gain["mean"], gain["interval"], gain["interval_note"],
-                                                         compact=True),
-                     f"{gain['samples']:,}"))
+        adds = mean_with_interval(gain["mean"], gain["interval"], gain["interval_note"], compact=True)
+        rows.append((row["contract"], adds, f"{gain['samples']:,}"))
     name = "what each announcement adds to the same contract announcing nothing"
     return [AdviceTable(f"{name} (paired samples)", ("contract", "adds", "samples"), rows, frozenset({1, 2}),
                         name=name),
@@ -1793,6 +1804,9 @@ def advice_html(report: AdviceReport) -> str:
         if isinstance(part, str):
             parts.append(html_lines([part], bold=not index))
         else:
+            named = [index for index, column in enumerate(part.columns) if column == "contract"]
+            rows = [[whole_contract(cell) if index in named else cell for index, cell in enumerate(row)]
+                    for row in part.rows]
             parts.append(html_titled_table(part.title, [column.replace("\n", " ") for column in part.columns],
-                                           part.rows, right=part.right))
+                                           rows, right=part.right))
     return f"<div>{''.join(parts)}</div>"

@@ -32,7 +32,7 @@ from .errors import InvalidContractError, InvalidDealError, SearchStopped, Stich
 from .games import get_game
 from .games.base import Contract, Game, Objective, Rules, own_measure
 from .games.outcome import (CHECK_COLUMNS, DealtBonus, dealt_bonus_answer, other_side, side_text, signed,
-                            without_title)
+                            unbroken, without_title)
 from .html_tables import html_lines, html_table, html_titled_table
 from .position import Position, check_position, every_seat_for_itself, make_position, objectives_named
 from .scoring import (check_scoring_inputs, read_pot, score_deal, score_notes, scoring_inputs,
@@ -424,7 +424,7 @@ class BonusCheck:
     #: the flags checked under where they are not the game's defaults (``Variant.note``), set where the check is
     #: made, so that a check shown alone ends its title with them as its list's does
     rules_note: str = field(default="", compare=False, repr=False)
-    #: what players call the bonus (``Game.sided_objective_title``: ``Valat against`` for ``valat_against``, as its
+    #: what players call the bonus (``Game.row_title``: ``Valat against`` for ``valat_against``, as its
     #: description says, one name a row), which the text shows; the JSON keeps ``bonus``, the name a program asks for
     title: str = field(default="", compare=False, repr=False)
 
@@ -585,7 +585,7 @@ def check_bonuses(position: Position, *, engine: EngineSolver | None = None,
     here. ``time_limit`` (seconds) and ``stop`` bound every search of the call together, as :func:`check_report`'s
     (SearchStopped); the reference solver refuses them."""
     rules = check_position(position).rules
-    title = position.game.sided_objective_title
+    title = position.game.row_title
     deadline = Deadline(time_limit, stop, reference_solver=uses_reference(reference_solver))
     if deadline.limited:  # the searches are the points engine's (no objective with a target is the score)
         with solver_for(engine).stopping(deadline.left(), stop):
@@ -845,7 +845,7 @@ class ContractTable(_ResultList, list[TableEntry]):
         settled = any(entry.settlement is not None for entry in self)
         seats = max((len(entry.seats) for entry in self), default=0)
         columns = table_columns(self.game, per_seat=per_seat, seats=seats, settled=settled)
-        rows = [[entry.contract_in_words, str(entry.declarer),
+        rows = [[unbroken(entry.contract_in_words), str(entry.declarer),  # a narrow table keeps "Solo Tout E" whole
                  *table_cells(entry.as_dict(), per_seat=per_seat, seats=seats, settled=settled)] for entry in self]
         table = html_titled_table(self.title(), columns, rows, right={
             i for i, name in enumerate(columns) if name not in ("contract", "side", "result")})

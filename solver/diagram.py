@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Sequence
 from .cards import Pack, bits
 from .errors import StichError, visible
 from .games import get_game
-from .games.outcome import EMPTY_POT, NO_POT_TAG, role_text
+from .games.outcome import EMPTY_POT, role_text
 
 if TYPE_CHECKING:
     from .position import Position
@@ -264,21 +264,19 @@ def _scoring_facts(position: "Position") -> list[str]:
         return []
     announced, pot = (visible((record.get(tag) or "").strip()) for tag in ("Announcements", "Pot"))
     # a game paid from a pot scores a record without a tag at 0 (docs/scoring.md): said so, as the board says it
-    pots = (_pot_facts(position, pot) if pot else
-            _pot_facts(position, "0", tagless=True) if position.game.has_pot else [])
+    # (the way to give a pot is said once on stderr by the command, not in each record's diagram)
+    pots = _pot_facts(position, pot or "0") if pot or position.game.has_pot else []
     facts = ([f"announced: {announced}"] if announced else []) + pots
     return facts + [""] if facts else []
 
 
-def _pot_facts(position: "Position", pot: str, tagless: bool = False) -> list[str]:
+def _pot_facts(position: "Position", pot: str) -> list[str]:
     """The pot, what each trick pays from it and every seat's trick target (RULES.md 3.3-3.4): the board says them
-    beside the table, and the penalty for a missed target is paid from the same pot. ``tagless``: the record has no
-    ``[Pot]`` tag (its pot is 0), said with the way to give one."""
+    beside the table, and the penalty for a missed target is paid from the same pot."""
     if not pot.isdigit() or not position.game.has_pot:
         return [f"pot: {pot} chip{'' if pot == '1' else 's'}"]  # the tag as given (parsed before)
     count = int(pot)  # a tag "01" is 1 chip
-    chips = f"pot: {count} chip{'' if count == 1 else 's'}" + (f" ({NO_POT_TAG}: give one, or --pot)"
-                                                                if tagless else "")
+    chips = f"pot: {count} chip{'' if count == 1 else 's'}"
     rules = position.rules
     share = position.game.pot_share(rules, count)
     if position.game.pays_no_tricks(rules):  # a Muss pays no trick whatever the pot (RULES.md 3.4)

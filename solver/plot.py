@@ -274,11 +274,12 @@ LABEL_OFFSETS = tuple((dx, dy, ha) for dx, ha in ((6, "left"), (-6, "right"))
                       for dy in (7, -15, 21, -29, 35, -43, 49, -57))
 
 
-def _stagger_names(names, renderer) -> None:
+def _stagger_names(names, renderer, obstacles=()) -> None:
     """Move each threshold's name (lowest line first) to the first place of :data:`NAME_PLACES` where it covers no
-    name placed before it: in a small ending, lines a point apart (Valat's top at 29, Absolut against at 30) wrote
-    their names over each other. Where no place is free, the first."""
-    placed: list = []
+    name placed before it and none of the ``obstacles`` (the bonuses kept, the labelled cards' markers): in a small
+    ending, lines a point apart (Valat's top at 29, Absolut against at 30) wrote their names over each other, and a
+    line near the last card's value its name over the bonuses kept. Where no place is free, the first."""
+    placed: list = list(obstacles)
     for name in sorted(names, key=lambda annotation: annotation.xy[1]):
         for fraction, dx, dy, ha, va in (*NAME_PLACES, NAME_PLACES[0]):
             name.xy = (fraction, name.xy[1])
@@ -308,9 +309,6 @@ def _place_labels(figure, axes, labels, numbers: list[int], fixed, analysis: Pla
     canvas.draw()  # the constrained layout places the axes; labels are kept inside them, so it stays so
     figure.set_layout_engine("none")
     renderer = canvas.get_renderer()
-    _stagger_names(names, renderer)  # (first: the cards' labels keep clear of the names where they end up)
-    if not labels:
-        return
     frame = axes.get_window_extent(renderer)
     points = figure.dpi / 72  # display pixels a point
 
@@ -319,6 +317,11 @@ def _place_labels(figure, axes, labels, numbers: list[int], fixed, analysis: Pla
         return Bbox.from_extents(*(centre - radius * points), *(centre + radius * points))
 
     markers = [box(number, analysis.curve[number], 7) for number in numbers]
+    kept = [annotation.get_window_extent(renderer) for annotation in fixed if annotation not in names]
+    # (first: the cards' labels keep clear of the names where they end up)
+    _stagger_names(names, renderer, kept + markers)
+    if not labels:
+        return
     # the line itself, its points and every tenth of each step between them (a label across a steep step hides it)
     curve = analysis.curve
     vertices = [box(x + step / 10, curve[x] + (curve[x + 1] - curve[x]) * step / 10, 2)

@@ -1535,10 +1535,10 @@ def bonus_table(document: Mapping[str, Any]) -> ReportTable:
 def bonus_row(bonus: Mapping[str, Any], game: str, samples: int, *, compact: bool = False) -> tuple[str, str, str]:
     """A bonus's row of :func:`bonus_table`: its title (the objective's name where the game is not known), whose it
     is and how often it was forced (``compact`` in a table; a row printed alone writes its interval at length). The
-    title is ``stich check``'s (``Game.sided_objective_title``: ``Valat against`` for the defenders' Valat), as
+    title is ``stich check``'s (``Game.row_title``: ``Valat against`` for the defenders' Valat), as
     "whose" is the hand's side or the other and a Rufer's partner may be either: the declarers' Valat and the
     defenders' would read alike."""
-    title = get_game(game).sided_objective_title(bonus["objective"]) if game else bonus["objective"]
+    title = get_game(game).row_title(bonus["objective"]) if game else bonus["objective"]
     return (title + ("" if bonus["seat"] is None else f" (seat {bonus['seat']})"),
             *forced_by_whom(bonus, samples, compact=compact))
 

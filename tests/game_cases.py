@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import os
 import random
 
-from solver.errors import InvalidContractError
+from solver.errors import InvalidContractError, StichError
 from solver.games import get_game
+from solver.position import Position
+from solver.settlement import payoff_spec
 
 CONFIGS = [
     ("Zwanzigerrufen", "Normal", {}),
@@ -100,3 +103,33 @@ def random_announcements(rules, rng: random.Random) -> str:
     declarer = min(rules.declaring_side) + 1
     defender = rng.choice(sorted(rules.defending_side)) + 1
     return rng.choice(ANNOUNCEMENTS).replace("D:", f"{declarer}:").replace("F:", f"{defender}:")
+
+
+#: How many times the settlement's differential runs check their endings (``STICH_LONG=1``: ten times as many).
+SCALE = 10 if os.environ.get("STICH_LONG") else 1
+#: Tricks left, position by position (``STICH_LONG=1`` adds endings of 5 tricks).
+TRICKS_CYCLE = (3, 3, 4, 3, 5, 3) if SCALE > 1 else (3, 3, 4, 3, 3, 3)
+
+
+def settlement_config_id(config) -> str:
+    """A configuration's test id (``Zw-Normal``), which seeds its endings too: the ids keep the positions alike."""
+    game, contract, _, _ = config
+    return f"{game[:2]}-{contract.replace(' ', '')}"
+
+
+def random_ending(config, rng: random.Random, number: int, cycle: tuple[int, ...] = TRICKS_CYCLE):
+    """A position of the configuration with random variant values, announcements and pot, and the accepted spec."""
+    game, contract, choices, _ = config
+    variant = {flag: rng.choice(values) for flag, values in choices.items()}
+    while True:
+        rules = random_rules((game, contract, variant), rng)
+        tricks = min(cycle[number % len(cycle)], rules.tricks_in_deal)
+        state = random_state(rules, rng, tricks_left=tricks, mid_trick=number % 3 == 0)
+        position = Position(get_game(game), rules, state)
+        announcements = random_announcements(rules, rng) if game == "Zwanzigerrufen" else None
+        pot = rng.choice([0, 4, 8, 12])  # drawn for every game, so that the seeded positions stay the same
+        pot = pot if position.game.has_pot else None  # the other games refuse a pot
+        try:
+            return position, announcements, pot, payoff_spec(position, announcements=announcements, pot=pot)
+        except StichError:
+            continue  # announcements the contract does not allow (e.g. Pagat in a Suit Solo): draw again

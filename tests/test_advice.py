@@ -314,9 +314,10 @@ def test_card_advice_ranks_every_legal_card(two_worker_cores):
 
 
 def test_card_advice_gives_each_cards_bonus_odds_as_contract_advice_does():
-    """Card advice gave each card's mean payment and win rate only: a player choosing a card also asks what it does
-    to the Schneider. Board 1's declarers hold all but a few points: after GO or SO they make the Schneider on every
-    sample (and never the Schwarz: seat 2 took a trick), each share with its Wilson interval, as in the report."""
+    """Card advice gives each card's bonuses beside its mean payment and win rate: a player choosing a card also asks
+    what it does to the Schneider. Board 1's declarers hold all but a few points: after GO or SO they make the
+    Schneider on every sample (and never the Schwarz: seat 2 took a trick), each share with its Wilson interval, as
+    in the report."""
     advice = card_advice(_position(), samples=12, seed=1, workers=1)
     rows = {row.contract: row for row in advice.rows}
     assert rows["GO"].bonuses == {"schneider": 1.0, "schwarz": 0.0} and rows["SO"].bonuses["schneider"] == 1.0
@@ -867,9 +868,9 @@ def test_cli_advice_sigterm_prints_the_partial_advice_says_so_and_exits_130(tmp_
     (None, True, None),  # a FILE's record loop says the record is printed in part, and nothing is kept
 ])
 def test_interrupted_advice_says_on_stderr_what_it_printed(capsys, checkpoint, in_record_loop, said):
-    """Contract advice of a hand stopped by Ctrl-C or SIGTERM printed the advice so far and exited 130 without a
-    word on stderr, where the single analysis says "stich: analyse: stopped by the interrupt after 20 of 2,000
-    samples: ..." (docs/cli.md: every command says in one line what it stopped in and what is whole)."""
+    """Contract advice of a hand stopped by Ctrl-C or SIGTERM prints the advice so far, exits 130 and says on stderr
+    what it stopped in, as the single analysis does ("stich: analyse: stopped by the interrupt after 20 of 2,000
+    samples: ...", docs/cli.md: every command says in one line what it stopped in and what is whole)."""
     from cli.analyse import anytime
     from cli.records import InterruptedInPart
 
@@ -1065,11 +1066,11 @@ def test_every_card_of_card_advice_has_its_win_rates_wilson_interval():
 
 
 def test_an_interval_of_no_width_is_said_to_be_none():
-    """Every card of this position pays +2 on all 6 samples: the table printed '+2.00 ± 0.00' and the JSON [2.0,
-    2.0], a certainty the samples do not show, where the analysis's text said "all samples alike: no interval". Now
-    the JSON has nulls and says why, and the table says "(all alike)"; the best card's own gap has no interval
-    either (it is 0 by construction), and a gap of 0 on every sample does not tell the cards apart: they tie, so
-    every one is ranked first, as the best."""
+    """Every card of this position pays +2 on all 6 samples: not '+2.00 ± 0.00' nor [2.0, 2.0], a certainty the
+    samples do not show, but as the analysis's text says "all samples alike: no interval": the JSON has nulls and
+    says why, and the table says "(all alike)"; the best card's own gap has no interval either (it is 0 by
+    construction), and a gap of 0 on every sample does not tell the cards apart: they tie, so every one is ranked
+    first, as the best."""
     from rich.console import Console
 
     from cli.analyse import render_cards
@@ -1210,10 +1211,10 @@ def test_the_gaps_to_the_best_are_corrected_for_how_many_there_are():
 
 
 def test_a_bonus_the_contract_could_make_but_never_made_is_listed_at_0_with_its_interval():
-    """Contract advice listed only the bonuses made at least once: a Wenz that never made Schneider in 30 samples
-    said nothing of it, although 0 of 30 puts it below 11% (the Wilson interval 0 .. 0.1135, by hand: z^2 / (30 +
-    z^2)). Every bonus the game's scoring of the contract could pay is listed (the payoff table's items), in the
-    JSON at 0 with its interval and in the table on one line under it."""
+    """A bonus never made still says something: a Wenz that never made Schneider in 30 samples puts it below 11%
+    (the Wilson interval 0 .. 0.1135, by hand: z^2 / (30 + z^2)). Every bonus the game's scoring of the contract
+    could pay is listed (the payoff table's items), not only those made at least once: in the JSON at 0 with its
+    interval and in the table on one line under it."""
     from rich.console import Console
 
     from cli.analyse import render_advice
@@ -1915,8 +1916,8 @@ def test_the_schema_requires_every_items_rank_and_mean_tricks():
 
 
 def test_a_kratzen_row_alone_shows_the_mean_tricks_its_table_shows():
-    """A row of Kratzen advice printed alone or rendered in a notebook left out the mean tricks its table shows
-    beside the win (Trump H: 2.75 on 20 samples)."""
+    """A row of Kratzen advice printed alone or rendered in a notebook has the mean tricks its table shows beside the
+    win (Trump H: 2.75 on 20 samples)."""
     advice = contract_advice("kratzen", "EA G7 HA HK", 1, "all", samples=20, seed=1, workers=1, seats=4)
     best = advice.rows[0]
     assert str(best) == ("Trump H  mean payment: 0.00 (all alike)  best  win: 100.0% (95%: 83.9% to 100.0%)  "

@@ -878,8 +878,8 @@ def test_contract_advice_refuses_contracts_that_are_no_texts_by_name(contracts):
 
 @pytest.mark.parametrize("contracts", [[], "", " , "])
 def test_contract_advice_says_contracts_named_none_not_that_the_hand_may_announce_none(contracts):
-    """contract_advice(..., contracts=[]) said "seat 1 may announce no Kratzen contract with this hand", a hand
-    that may announce Trump S: the list named none."""
+    """contract_advice(..., contracts=[]) is refused as a list that names no contract, not as "seat 1 may announce no
+    Kratzen contract with this hand" of a hand that may announce Trump S."""
     from solver.advice import contract_advice
 
     with pytest.raises(InvalidContractError, match=r"^contracts names no contract \(.*\): name one or more, or 'all'$"):

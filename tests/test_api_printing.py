@@ -111,7 +111,7 @@ def test_a_hand_analysis_prints_its_report_as_stich_analyse_does():
                                      "mean payment +2.25 chips (95%: +1.45 to +3.05), the attacker's own, "
                                      "from the pot"]
     assert ("targets forced (brackets: 95% intervals)\ntarget           whose     forced\n"
-            "tricks (seat 1)  the hand  100%") in text
+            "Tricks (seat 1)  the hand  100%") in text
     assert "opening cards (brackets: 95% intervals)\ncard  mean payment  win" in text
     # its repr says what it is and its two headline figures, the mean tricks left to the report
     assert repr(analysis) == "<HandAnalysis Kratzen Trump E, seat 1, 4 samples: win 100.0%, mean payment +2.25>"
@@ -276,7 +276,7 @@ def test_a_contract_table_and_the_check_lists_repr_as_one_line():
         "Pagat Ultimo beaten no, Mondfang no>")
     kratzen = next(solver.read_positions(VALAT.parent / "kratzen.tbn"))
     assert repr(solver.check_bonuses(kratzen)) == \
-        "<BonusChecks tricks seat 1 yes, tricks seat 2 no, tricks seat 3 yes; 1 note>"
+        "<BonusChecks Tricks seat 1 yes, Tricks seat 2 no, Tricks seat 3 yes; 1 note>"
     assert repr(solver.dealt_bonuses(position)) == "<DealtBonuses Trull no, 4 Kings no>"
     assert repr(solver.dealt_bonuses(kratzen)) == "<DealtBonuses none>"
     # a Suit Solo has no Pagat bonuses: the repr says what stich check says of them, not a bare "-"
@@ -307,7 +307,7 @@ def test_bonus_checks_and_dealt_bonuses_render_their_check_rows(valat):
     kratzen = next(solver.read_positions(VALAT.parent / "kratzen.tbn"))
     first = solver.check_bonuses(kratzen)[0]
     assert cells(first._repr_html_()) == [["target", "for", "what", "forced alone?"],
-                                          ["tricks", "seat 1", "tricks seat 1 can guarantee against everyone",
+                                          ["Tricks", "seat 1", "tricks seat 1 can guarantee against everyone",
                                            "yes - guarantees 2 tricks, needs 2"]]
 
 
@@ -359,9 +359,9 @@ def test_a_contract_table_at_pot_0_carries_stich_table_s_note_in_a_notebook():
 
 
 def test_dealt_bonuses_print_and_render_as_stich_check_s_rows():
-    """``dealt_bonuses`` gave a plain list: a notebook showed a dump of the DealtBonus dataclasses, ``print`` the
-    same. Now a DealtBonuses (a list of them) prints a line a bonus and renders the rows ``stich check`` adds for them
-    under its columns; with none, a line that says so rather than an empty table."""
+    """``dealt_bonuses`` gives a DealtBonuses (a list of them), not a dump of dataclasses in a notebook or ``print``:
+    it prints a line a bonus and renders the rows ``stich check`` adds for them under its columns; with none, a line
+    that says so rather than an empty table."""
     from typer.testing import CliRunner
 
     from cli.main import app
@@ -430,7 +430,7 @@ def test_a_hand_analysis_renders_its_report_in_jupyter():
     shown, text = _Cells(analysis._repr_html_()), str(analysis).splitlines()
     assert shown.paragraphs[:5] == text[:5]
     assert shown.paragraphs[1] == "4 samples (seed 1); scored with pot 4" and "+2.25 chips" in shown.paragraphs[2]
-    assert shown.rows[:2] == [["target", "whose", "forced"], ["tricks (seat 1)", "the hand", "100% (51-100%)"]]
+    assert shown.rows[:2] == [["target", "whose", "forced"], ["Tricks (seat 1)", "the hand", "100% (51-100%)"]]
     assert ["card", "mean payment", "win", "mean tricks"] in shown.rows
     assert ["SU", "+2.25", "100% (51-100%)", "2.3"] in shown.rows
     french = solver.analyse_hand("zwanzigerrufen", "T21 T20 T19 T18 T15 T14 T13 T12 HK SK", 1, "Normal", samples=2,
@@ -650,8 +650,8 @@ def test_an_analysis_stopped_early_says_so_when_printed():
 
 
 def test_advice_stopped_early_says_how_many_samples_of_how_many_as_the_analysis_does():
-    """A stopped analysis said "20 samples (seed 1), stopped by the interrupt" without the count asked, and advice
-    said it otherwise ("stopped by the interrupt before 2,000"): each says "20 of 2,000 samples" (a review)."""
+    """A stopped analysis and stopped advice say what they stopped in the same words, with the count asked: "N of
+    400 samples (seed 1), stopped by the time limit"."""
     from solver.advice import card_advice, contract_advice
 
     advice = contract_advice("schafkopf", "EU E8 E7 GK GO HA H9 SU", 1, "Rufer E, Wenz", samples=400, workers=1,
@@ -727,9 +727,9 @@ def test_a_table_row_made_by_hand_prints():
 
 
 def test_bonus_checks_print_and_render_the_notes_stich_check_prints_under_its_table():
-    """``check_bonuses(...)._repr_html_()`` showed the table alone where ``stich check`` adds notes under it (a
-    bonus that scores nothing here, a pot of 0): the checks keep those notes (the ones that need no search), print
-    them after their lines and render them under the table, with the command's title; a slice keeps them."""
+    """``check_bonuses(...)`` keeps the notes ``stich check`` adds under its table (a bonus that scores nothing here,
+    a pot of 0; the ones that need no search): it prints them after its lines and renders them under the table, with
+    the command's title; a slice keeps them."""
     from typer.testing import CliRunner
 
     from cli.main import app
@@ -761,9 +761,9 @@ def test_an_analysis_s_opening_cards_and_bonus_chances_print_and_render_their_re
     assert cells(first._repr_html_()) == [["card", "mean payment", "win", "mean tricks"],
                                           ["SU", "+2.25", "100% (51-100%)", "2.3"]]  # a table's cell: compact
     assert cells(first._repr_html_())[1] in _Cells(analysis._repr_html_()).rows  # the report's own row
-    assert str(target) == "tricks (seat 1): the hand, forced 100.0% (95%: 51.0% to 100.0%)"
+    assert str(target) == "Tricks (seat 1): the hand, forced 100.0% (95%: 51.0% to 100.0%)"
     assert cells(target._repr_html_()) == [["target", "whose", "forced"],
-                                           ["tricks (seat 1)", "the hand", "100% (51-100%)"]]
+                                           ["Tricks (seat 1)", "the hand", "100% (51-100%)"]]
     assert repr(first).startswith("OpeningCard(card='SU', mean=2.25,") and repr(target).startswith("BonusChance(")
     french = solver.analyse_hand("zwanzigerrufen", "T21 T20 T19 T18 T15 T14 T13 T12 HK SK", 1, "Normal", samples=2,
                                  workers=1)
@@ -778,10 +778,9 @@ def test_an_analysis_s_opening_cards_and_bonus_chances_print_and_render_their_re
 
 
 def test_a_post_mortem_its_cards_and_players_print_and_render_stich_postmortem_s_tables():
-    """A post-mortem in a notebook showed only its plot, and ``analysis.cards[0]`` or ``analysis.players[0]`` a
-    dataclass dump; ``print(analysis)`` wrote ``HK`` where ``stich postmortem`` writes ``♥K``. Now Jupyter renders the
-    plot and the command's two tables with its note, each card and player prints its line and renders its row, and
-    the cards are written as the diagram does."""
+    """A post-mortem in a notebook is the command's: Jupyter renders the plot and the command's two tables with its
+    note, each card and player (``analysis.cards[0]``, ``analysis.players[0]``) prints its line and renders its row,
+    not a dataclass dump, and ``print(analysis)`` writes the cards as the diagram does (``♥K``, not ``HK``)."""
     from typer.testing import CliRunner
 
     from cli.main import app
@@ -919,6 +918,13 @@ def test_the_reports_name_a_contract_as_the_rule_book_does_and_the_documents_kee
     text = str(advice)
     assert "Wenz Tout" in text and "Solo Tout E" in text and "WenzTout" not in text and "SoloTout" not in text
     assert {row["contract"] for row in advice.as_dict()["contracts"]} == {"Wenz", "WenzTout", "SoloTout E"}
+    # a notebook's narrow table keeps a contract's name whole, as it keeps a figure with its interval
+    whole = '<span style="white-space:nowrap">Solo\u00a0Tout\u00a0E</span>'
+    assert whole in advice._repr_html_() and whole in advice.rows[0]._repr_html_() + advice.rows[1]._repr_html_() + \
+        advice.rows[2]._repr_html_()
+    assert "Solo Tout E" in repr(advice) + str(advice) and "\u00a0" not in repr(advice)
+    assert '<span style="white-space:nowrap">Wenz\u00a0Tout</span>' in solver.contract_table(
+        next(solver.read_positions(VALAT.parent / "schafkopf.tbn")))._repr_html_()
     runner = CliRunner()
     hand = ["analyse", "--game", "kratzen", "--hand", "EO E9 SU SZ", "--seat", "1", "--contract",
             "Trump E Seven-Muss", "-n", "1", "-j", "1"]
@@ -1021,9 +1027,9 @@ def test_a_position_made_of_wrong_parts_still_reprs():
 
 
 def test_a_position_from_a_state_advanced_with_a_result_card_is_the_played_position_and_bots_choose_alike(valat):
-    """A state advanced with a result's CardIndex kept it in its trick, so a position made from it printed
-    ``played`` ending ``E9)`` where ``valat.play(5)``'s ended ``5)``: equal positions with the same hash, yet the
-    bots, which seed from the play's text, chose differently (RandomBot for 30 of 40 seeds)."""
+    """A state advanced with a result's CardIndex keeps a plain int in its trick, so a position made from it prints
+    ``played`` as ``valat.play(5)``'s does (``5)``, not ``E9)``): equal positions print alike, and the bots, which
+    seed from the play's text, choose alike."""
     card = solver.solve(valat, "valat", cards=True).card_values[0].card
     from_state = solver.Position(valat.game, valat.rules, valat.state.advance(card))
     played = valat.play(int(card))
@@ -1036,7 +1042,8 @@ def test_a_position_from_a_state_advanced_with_a_result_card_is_the_played_posit
 
 
 def test_a_card_given_as_an_int_enum_member_is_played_and_kept_as_its_number(valat):
-    """``position.play(SomeIntEnum.X)`` kept the member in ``played`` and the state's trick: printed by name."""
+    """``position.play(SomeIntEnum.X)`` keeps a plain int in ``played`` and the state's trick, not the member, whose
+    name would print."""
     legal = min(card.index for card in valat.legal_cards())
     Chosen = enum.IntEnum("Chosen", {"FIRST": legal})
     played = valat.play(Chosen.FIRST)

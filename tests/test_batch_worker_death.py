@@ -300,7 +300,7 @@ def test_the_library_completes_a_scheduler_address_without_a_port_as_the_command
 
 
 def test_a_scheduler_without_workers_is_waited_for_then_given_up(tmp_path):
-    """With no worker on the scheduler the run waited forever and said nothing: it says that it waits for workers,
+    """With no worker on the scheduler the run does not wait forever in silence: it says that it waits for workers,
     and gives up after --worker-wait seconds with a message (exit 1, no traceback)."""
     distributed = pytest.importorskip("dask.distributed", reason="Dask is not installed (pip install 'stich[cluster]')")
     from typer.testing import CliRunner

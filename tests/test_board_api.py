@@ -685,9 +685,9 @@ def test_the_curve_says_where_the_game_is_won_for_the_graph_s_dashed_line():
 
 
 def test_the_curve_of_a_tout_by_card_points_says_its_score_does_not_count_them():
-    """A Tout's graph by card points measured what its score never counts (it is won by every trick, RULES.md 2.5)
-    and said nothing of it; the curve carries the library's line (``PlayAnalysis.points_note``), which the page's
-    note ends with. By the score, and for a contract won by card points, there is none."""
+    """A Tout's graph by card points measures what its score never counts (it is won by every trick, RULES.md 2.5),
+    so the curve carries the library's line saying so (``PlayAnalysis.points_note``), which the page's note ends
+    with. By the score, and for a contract won by card points, there is none."""
     tout = client(SK, board="4")
     board, moves = opened(tout)
     points = tout.post("/api/curve", json={"board": board, "moves": moves, "objective": "points"}).json()
@@ -1883,9 +1883,9 @@ def test_the_weli_is_named_on_its_face():
 
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
 def test_the_command_serves_the_board_and_stops_on_sigterm(sig):
-    """The board stopped by SIGTERM or Ctrl-C exited 0 and said nothing, against the exit codes of docs/cli.md:
-    uvicorn takes both signals for its own stop, then raises the one it took again to stich's handler, whose
-    KeyboardInterrupt the command took as a normal end. It exits 130 with the stop's line, as every command does."""
+    """The board stopped by SIGTERM or Ctrl-C exits 130 with the stop's line, as every command does (docs/cli.md's
+    exit codes), not 0 in silence: uvicorn takes both signals for its own stop, then raises the one it took again to
+    stich's handler, whose KeyboardInterrupt is not a normal end."""
     process = _board_process(str(ZR))
     try:
         url = process.stdout.readline().strip()

@@ -1882,8 +1882,8 @@ def test_a_values_error_goes_when_values_come_in_for_another_objective(driver, s
 
 
 def test_space_after_a_values_error_asks_the_values_again(driver, server):
-    """Values refused (a busy board's 503) leave no best card to play: space did nothing, press after press, and only
-    another objective or a step asked again. Space asks the values of the table shown again."""
+    """Values refused (a busy board's 503) leave no best card to play: space then asks the values of the table shown
+    again, as another objective or a step does, rather than doing nothing press after press."""
     driver.get(server)
     wait_for(lambda: settled(driver), "values")
     open_at(driver, "schafkopf.tbn board 1", 0)

@@ -230,10 +230,9 @@ POT_ZERO_SAID = "pot 0: every {what} settles at 0 chips: give the record a [Pot]
 @pytest.mark.parametrize("command, what", [(("solve", "-o", "score"), "line"), (("check",), "line"),
                                            (("table",), "contract"), (("score", "--dd"), "deal")])
 def test_the_pot_0_note_is_said_once_on_stderr_and_kept_in_the_json(command, what):
-    """A message about the run, not a result: at pot 0 every Kratzen record settles at 0, and the text said so on
-    stdout under every record. It is said once on stderr for all of them, as match and postmortem say theirs; the
-    JSON documents keep it in their notes (the table's ``pot`` is 0), and say nothing of it on stderr; a pot given
-    says nothing."""
+    """A message about the run, not a result: at pot 0 every Kratzen record settles at 0, said once on stderr for
+    all of them (not on stdout under every record), as match and postmortem say theirs; the JSON documents keep it
+    in their notes (the table's ``pot`` is 0) and say nothing of it on stderr, and a pot given says nothing."""
     result = run(*command, EXAMPLES / "kratzen.tbn")
     assert result.exit_code == 0, result.stderr
     assert "pot 0:" not in result.stdout
@@ -304,8 +303,8 @@ def test_a_pot_of_0_given_is_said_without_asking_for_a_pot(tmp_path, command, wh
 
 
 def test_score_dd_of_a_kratzen_deal_without_a_pot_notes_it():
-    """The double-dummy settlement's deal is scored as any other, but its notes (a pot of 0, a Muss deal) were
-    dropped: the JSON's ``dd`` had none, and ``score --dd`` on an unfinished Kratzen deal said nothing of the pot."""
+    """The double-dummy settlement's deal is scored as any other, notes and all: the JSON's ``dd`` keeps its notes (a
+    pot of 0, a Muss deal), and ``score --dd`` on an unfinished Kratzen deal says the pot of 0 once on stderr."""
     (muss,) = documents("score", "--dd", EXAMPLES / "kratzen.tbn", "--board", "3")
     assert muss["dd"]["notes"] == ["a Muss deal: no trick payouts",
                                    "pot 0: tricks and targets only (give the record a [Pot] tag, or --pot CHIPS)"]
@@ -2137,10 +2136,10 @@ def test_score_json_of_kratzen_with_a_pot(tmp_path):
     assert any(not i["losers"] for i in document["items"]) and any(not i["winners"] for i in document["items"])
     assert sum(document["dd"]["payments"]) + document["dd"]["pot_change"] == 0
     assert document["dd"]["pot_change"] == document["pot_change"]  # the four top trumps: the same play either way
-    # the text output shows the double-dummy payments with the pot's column (it once failed on the missing key)
+    # the text output shows the double-dummy payments with the pot's column
     text = run("score", path, "--dd").stdout
     assert "Payments (double dummy)" in text and text.count("pot") >= 3
-    assert text.splitlines()[1] == "pot: 12 chips"  # as show and solve say it (it read "pot 12")
+    assert text.splitlines()[1] == "pot: 12 chips"  # as show and solve say it
 
 
 def test_score_dd_text_of_unfinished_kratzen_deals():
@@ -2151,7 +2150,7 @@ def test_score_dd_text_of_unfinished_kratzen_deals():
     assert "attacker 1 pot: 12 chips the play is not complete" in board3  # the pot the settlement is paid from
     # without a pot every payment is 0: said where the unfinished deal has no score (and no score notes) to say it
     untagged = run("score", EXAMPLES / "kratzen.tbn", "--dd", "-b", "3").stdout.splitlines()
-    assert untagged[1] == "pot: 0 chips, tricks and targets only (give the record a [Pot] tag, or --pot CHIPS)"
+    assert untagged[1] == "pot: 0 chips, tricks and targets only"  # the way to give one is said once on stderr
     assert "pot:" not in run("score", EXAMPLES / "settlement.tbn", "--dd").stdout  # a game with no pot
     assert ("the line takes 1 trick; the most the attacker can force is 0 (the others, playing for the score, need "
             "not hold the attacker down where it does not change it) every seat playing for tricks (one such line), "

@@ -181,8 +181,8 @@ def test_the_diagram_says_what_a_trick_pays_and_every_target():
 
 
 def test_a_muss_pays_no_trick_whatever_the_pot_and_an_empty_pot_is_said_plainly(tmp_path):
-    """A Muss or Seven-Muss with a pot of 2 said "a quarter of it is under a chip", a pot of 0 the same, though a
-    Muss pays no trick whatever the pot (RULES.md 3.4); a tag [Pot "01"] printed "01 chips"."""
+    """A Muss or Seven-Muss says it pays no trick whatever the pot (RULES.md 3.4), with a pot of 2 or 0 alike, not "a
+    quarter of it is under a chip"; a tag [Pot "01"] is said as 1 chip, not "01 chips"."""
     def header(board: str, pot: str) -> str:
         return run("show", EXAMPLES / "kratzen.tbn", "-b", board, "--pot", pot).stdout.splitlines()[2]
 
@@ -497,14 +497,18 @@ def test_a_play_card_given_on_the_command_line_is_said_at_play_and_one_in_the_fi
 
 
 def test_a_kratzen_record_without_a_pot_is_said_to_have_0_chips_as_score_and_the_board_say():
-    """A Kratzen record without a [Pot] tag is scored with a pot of 0 (docs/scoring.md): show says the 0 chips, the
-    missing tag and the way to give one, with the words of a pot of 0 that the board's table and panel and score use
-    too; a tag or --pot of 0 is said without the missing tag."""
-    lines = run("show", EXAMPLES / "kratzen.tbn", "-b", "1").stdout.splitlines()
-    assert lines[2:4] == ["pot: 0 chips (no [Pot] tag: give one, or --pot), tricks and targets only",
-                          "targets: attacker seat 1 2 tricks, every other seat 1 trick"]
-    assert run("show", EXAMPLES / "kratzen.tbn", "-b", "1", "--pot", "0").stdout.splitlines()[2] == \
-        "pot: 0 chips, tricks and targets only"
+    """A Kratzen record without a [Pot] tag is scored with a pot of 0 (docs/scoring.md): show's diagram says the 0
+    chips in the words of a pot of 0 that the board's table and score use too, and the way to give one is said once
+    on stderr for all such records, as solve and score say it; a tag or --pot of 0 says nothing there."""
+    shown = run("show", EXAMPLES / "kratzen.tbn", "-b", "1")
+    assert shown.stdout.splitlines()[2:4] == ["pot: 0 chips, tricks and targets only",
+                                              "targets: attacker seat 1 2 tricks, every other seat 1 trick"]
+    assert shown.stderr == ("stich: pot 0: every deal settles at 0 chips: give the record a [Pot] tag, or --pot CHIPS "
+                            f"(the Kratzen record at {EXAMPLES / 'kratzen.tbn'}:10)\n")
+    every = run("show", EXAMPLES / "kratzen.tbn")
+    assert every.stdout.count("pot: 0 chips") == 5 and every.stderr.count("pot 0") == 1
+    given = run("show", EXAMPLES / "kratzen.tbn", "-b", "1", "--pot", "0")
+    assert given.stdout.splitlines()[2] == "pot: 0 chips, tricks and targets only" and given.stderr == ""
     assert "pot" not in run("show", EXAMPLES / "schafkopf.tbn", "-b", "1").stdout  # a game without a pot: no line
     played = ["--play", "EO S7 EK GA G8 SU E9 HA SK HO SZ HU"]
     scored = json.loads(run("score", EXAMPLES / "kratzen.tbn", "-b", "1", *played, "--json").stdout)

@@ -119,8 +119,8 @@ def test_the_examples_are_found_and_promise_values():
 
 def test_every_public_name_and_its_public_methods_have_a_docstring():
     """``help(solver.X)`` is a library user's manual: every public class and function says what it is for, and so
-    does every public method and property of the classes (some 60 said nothing, ``SolveResult.total`` and
-    ``Position.pack`` among them); an override may inherit its base's."""
+    does every public method and property of the classes (``SolveResult.total`` and ``Position.pack`` among them);
+    an override may inherit its base's."""
     import inspect
 
     missing = []

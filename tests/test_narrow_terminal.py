@@ -640,7 +640,7 @@ def test_titles_and_a_trees_summary_wrap_at_words_on_a_narrow_terminal(width):
         assert _words("\n".join(lines)) == _words("\n".join(unwrapped)), args
     assert _piped("tree", "examples/zwanzigerrufen.tbn", "-b", "1", "-d", "2")[0] == (
         "Zwanzigerrufen Normal T20: strategy tree of 2 cards after 24 cards played, 11 nodes")
-    assert "pot: 0 chips (no [Pot] tag: give one, or --pot), tricks and targets only" in _piped(
+    assert "pot: 0 chips, tricks and targets only" in _piped(
         "show", "examples/kratzen.tbn", "-r", "1")
 
 

@@ -346,7 +346,7 @@ def test_results_print_for_people_and_render_in_a_notebook():
     assert str(trull) == "Trull: one player was dealt TS T21 T1: no - nobody was dealt all three; decided by the " \
         "deal, no search"
     kratzen = next(p for p in solver.read_positions(EXAMPLES / "kratzen.tbn") if p.record.get("Board") == "3")
-    assert str(solver.check_bonuses(kratzen)[0]) == "tricks for seat 1: tricks seat 1 can guarantee against " \
+    assert str(solver.check_bonuses(kratzen)[0]) == "Tricks for seat 1: tricks seat 1 can guarantee against " \
         "everyone: no - guarantees 0 tricks, needs 2"
 
 

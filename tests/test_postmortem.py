@@ -426,10 +426,39 @@ def test_the_names_of_thresholds_a_point_apart_do_not_overlap():
     assert not any(box.overlaps(other) for number, box in enumerate(names) for other in names[number + 1:])
 
 
+def test_no_two_texts_of_the_plot_overlap_near_its_last_card():
+    """Zwanzigerrufen board 7 by card points ends at 59 with a blunder, Absolut kept, and Absolut's line at 56 just
+    under the last card's marker and the ``kept: absolut``: every text of the plot (the thresholds' names, the
+    game's line, the bonuses kept, the cards' labels) covers no other, and no name a labelled card's marker."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from solver.plot import plot_figure
+
+    position = next(p for p in solver.read_positions(EXAMPLES / "zwanzigerrufen.tbn") if p.record.get("Board") == "7")
+    analysis = analyse_play(position, objective="points")
+    assert analysis.curve[-1] == 59 and ("absolut", 56) in analysis.thresholds and analysis.bonuses_kept
+    figure = plot_figure(analysis)
+    canvas = FigureCanvasAgg(figure)
+    canvas.draw()
+    renderer = canvas.get_renderer()
+    (axes,) = figure.axes
+    texts = {text.get_gid(): text.get_window_extent(renderer) for text in axes.texts
+             if not (text.get_gid() or "").startswith("leader-")}
+    assert {"threshold-name-absolut", "bonuses-kept", f"label-{len(analysis.curve) - 1}"} <= set(texts)
+    boxes = list(texts.items())
+    for number, (gid, box) in enumerate(boxes):
+        assert not [other for other, extent in boxes[number + 1:] if box.overlaps(extent)], gid
+    for card in analysis.mistakes:
+        x, y = axes.transData.transform((card.number, analysis.curve[card.number]))
+        radius = 7 * figure.dpi / 72  # a marker's half width
+        for gid, box in texts.items():
+            if gid.startswith("threshold-name-"):
+                assert not (box.x0 - radius < x < box.x1 + radius and box.y0 - radius < y < box.y1 + radius), gid
+
+
 def test_the_score_s_zero_is_named_where_it_is_not_the_game_line(tmp_path):
-    """Zwanzigerrufen by the score (its items scored apart, RULES.md 1.7) has no game line, and the plot showed a 0
-    on its scale that nothing named, with the curve below it (board 6: -16 to -18). The 0 is drawn and named; where
-    0 is the game's line (Schafkopf by the score) the game's name is the only one."""
+    """Zwanzigerrufen by the score (its items scored apart, RULES.md 1.7) has no game line, but its scale has a 0
+    with the curve below it (board 6: -16 to -18): the 0 is drawn and named; where 0 is the game's line (Schafkopf by
+    the score) the game's name is the only one."""
     from solver.plot import ZERO_NAME
 
     position = next(p for p in solver.read_positions(EXAMPLES / "zwanzigerrufen.tbn") if p.record.get("Board") == "6")

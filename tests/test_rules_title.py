@@ -158,7 +158,7 @@ def test_a_match_s_heading_and_a_solve_result_s_title_say_the_rules():
     answer = solver.solve(flagged)
     shown = answer._repr_html_()
     assert shown == ('<div><p style="font-weight:bold">board 1: Schafkopf Rufer G, declarer 1 (declarers 1+3); '
-                     'rules: runaway_count_at=deal</p><p>points for 1+3: 105 (28 won already + 77 from the rest)</p>'
+                     'rules: runaway_count_at=deal</p><p>Points for 1+3: 105 (28 won already + 77 from the rest)</p>'
                      '<p>card points the declaring side can force</p></div>')
     assert answer.heading == diagram(flagged).splitlines()[0] and "heading" not in repr(answer)
     # the library's own searches leave it empty, and the answer compares equal without it

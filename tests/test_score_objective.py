@@ -23,8 +23,7 @@ from solver import StichError, read_positions
 from solver.search.settle import SettlementEngine
 from solver.score_objective import solve_score
 from solver.settlement import final_net, play_out
-from game_cases import SETTLEMENT_CONFIGS
-from test_settlement import SCALE, random_ending, settlement_config_id
+from game_cases import SCALE, SETTLEMENT_CONFIGS, random_ending, settlement_config_id
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 ENGINE = SettlementEngine(8)

@@ -12,13 +12,13 @@ allowed. That run is marked slow; the fast tier checks a small sample of its own
 
 from __future__ import annotations
 
-import os
 import random
 from pathlib import Path
 
 import pytest
 
-from game_cases import SETTLEMENT_CONFIGS, random_announcements, random_rules, random_state
+from game_cases import (SCALE, SETTLEMENT_CONFIGS, TRICKS_CYCLE, random_announcements, random_ending, random_rules,
+                        random_state, settlement_config_id)
 from solver import StichError, dd_settlement, make_position, read_positions
 from solver.cards import bits
 from solver.games.outcome import MAX_POT
@@ -32,39 +32,13 @@ from solver.settlement import final_net, payoff_spec, play_out
 #: two threads really run two, even on a one-core machine (conftest.py)
 pytestmark = pytest.mark.usefixtures("two_cores_at_least")
 
-SCALE = 10 if os.environ.get("STICH_LONG") else 1
 ENGINE = SettlementEngine(8, threads=1)
 #: Two threads sharing the table, on every ending (they are shorter than the default's 5 tricks): the differential
 #: tests check both engines
 TWO_THREADS = SettlementEngine(8, threads=2)
 TWO_THREADS.engine.parallel_min_tricks = 2
-#: Tricks left, position by position (``STICH_LONG=1`` adds endings of 5 tricks).
-TRICKS_CYCLE = (3, 3, 4, 3, 5, 3) if SCALE > 1 else (3, 3, 4, 3, 3, 3)
 #: The small sample's endings: a 4-trick one costs the reference some twenty times a 3-trick one.
 SAMPLE_POSITIONS, SAMPLE_TRICKS_CYCLE = 12, (3,)
-
-
-def settlement_config_id(config) -> str:
-    game, contract, _, _ = config
-    return f"{game[:2]}-{contract.replace(' ', '')}"
-
-
-def random_ending(config, rng: random.Random, number: int, cycle: tuple[int, ...] = TRICKS_CYCLE):
-    """A position of the configuration with random variant values, announcements and pot, and the accepted spec."""
-    game, contract, choices, _ = config
-    variant = {flag: rng.choice(values) for flag, values in choices.items()}
-    while True:
-        rules = random_rules((game, contract, variant), rng)
-        tricks = min(cycle[number % len(cycle)], rules.tricks_in_deal)
-        state = random_state(rules, rng, tricks_left=tricks, mid_trick=number % 3 == 0)
-        position = Position(get_game(game), rules, state)
-        announcements = random_announcements(rules, rng) if game == "Zwanzigerrufen" else None
-        pot = rng.choice([0, 4, 8, 12])  # drawn for every game, so that the seeded positions stay the same
-        pot = pot if position.game.has_pot else None  # the other games refuse a pot
-        try:
-            return position, announcements, pot, payoff_spec(position, announcements=announcements, pot=pot)
-        except StichError:
-            continue  # announcements the contract does not allow (e.g. Pagat in a Suit Solo): draw again
 
 
 def _settlements_agree(config, seed: str, positions: int, cycle: tuple[int, ...]) -> None:

@@ -633,6 +633,14 @@ class Game(metaclass=GameType):
         return f"{title} against" if name.endswith("_against") else title
 
     @classmethod
+    def row_title(cls, name: str) -> str:
+        """An objective named as a table's row label or a heading (``stich solve``'s and ``check``'s rows,
+        ``analyse``'s bonus table): :meth:`sided_objective_title` capitalised as the bonuses' titles are, so that a
+        measure (``Score``, ``Points``, ``Tricks``) reads as ``Schneider`` beside it; the JSON keeps the identifier."""
+        title = cls.sided_objective_title(name)
+        return title[:1].upper() + title[1:]
+
+    @classmethod
     def lost_bonus_title(cls, name: str) -> str:
         """A bonus the post-mortem says a card lost, by :meth:`sided_objective_title` as ``stich check`` and
         ``analyse`` name it (``Schneider against``: the table's "handed over" says whose it was only beside the

@@ -160,8 +160,10 @@ def dealt_bonus_cells(bonus: Mapping[str, Any], title: str = "") -> tuple[str, s
 def without_title(description: str, title: str) -> str:
     """An objective's description beside its title, as a row that names it already says it: without the title in
     brackets at its end (``the defenders take every trick`` beside ``Valat against``), so that the name is said
-    once; any other bracket (``(silent loss)``) stays."""
-    return description.removesuffix(f" ({title})") if title else description
+    once; any other bracket (``(silent loss)``) stays. The title as a row writes it (``Tricks``) or as the
+    description does (``tricks``)."""
+    said = f" ({title})"
+    return description[:-len(said)] if title and description.lower().endswith(said.lower()) else description
 
 
 def dealt_bonus_answer(bonus: Mapping[str, Any]) -> tuple[str, str]:
@@ -428,9 +430,6 @@ def two_sided(name: str, seats: int, winner: frozenset[int], base: int, multipli
 #: What a pot of 0 (a record of a game paid from a pot without a ``[Pot]`` tag has one: docs/scoring.md) pays, in the
 #: words of every place that says it (the score's note, ``stich show``'s diagram, the board's table)
 EMPTY_POT = "tricks and targets only"
-#: What a record of a game paid from a pot without a ``[Pot]`` tag (and no ``--pot``) is said to have, beside its 0
-#: chips
-NO_POT_TAG = "no [Pot] tag"
 #: The notes of a settlement at pot 0, which every record of the game without a pot shares: the double-dummy
 #: score's (every line settles at 0) and a finished deal's score's. ``stich``'s text says them once on stderr, not
 #: under each record: it knows them by these values (``cli.render.is_pot_zero_note``), not by their words.

@@ -129,12 +129,12 @@ class SolveResult:
         return f"<SolveResult {'; '.join(parts)}>"
 
     def objective_title(self) -> str:
-        """The objective as players name it (``Game.sided_objective_title``: ``Valat against`` for
+        """The objective as players name it (``Game.row_title``: ``Valat against`` for
         ``valat_against``), as ``stich solve`` prints it; its name where it is no registered game's (made by hand, or
         by a game :func:`~solver.games.register_game` was not given), so that printing a result never fails."""
         name = self.objective.name
         try:
-            return get_game(self.objective.game).sided_objective_title(name) if self.objective.game else name
+            return get_game(self.objective.game).row_title(name) if self.objective.game else name
         except UnknownGameError:
             return name
 
