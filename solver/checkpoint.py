@@ -470,13 +470,25 @@ def job_kind(header: Mapping[str, Any]) -> str:
 KINDS_PLURAL = {"match": "matches", "analysis": "analyses"}
 
 
-def other_jobs_text(jobs: Mapping[str, int], kind: str) -> str:
+def _other_jobs_text(jobs: Mapping[str, int], kind: str) -> str:
     """The other jobs a journal holds (:attr:`Journal.other_jobs`) said by kind, those of the caller's ``kind``
     first as "other": ``2 other matches and 3 analyses``, so that a file of another command's work is not called
     more of this command's."""
     ordered = sorted(jobs.items(), key=lambda item: (item[0] != kind, item[0]))
     return " and ".join(f"{count:,} {'other ' if name == kind else ''}{name if count == 1 else KINDS_PLURAL[name]}"
                         for name, count in ordered)
+
+
+def other_jobs_note(journal: Journal, kind: str, differ: str, own: str, resume: str = "") -> str | None:
+    """What a checkpoint that holds other jobs and not this one of ``kind`` says (None where it holds this one, or
+    nothing else): without it a rerun with one setting changed starts over beside the work it meant to resume,
+    unsaid. ``differ``: what differs where all are of this kind; ``own``: why none of another kind resumes."""
+    if journal.holds_this_job or not journal.other_jobs:
+        return None
+    count = sum(journal.other_jobs.values())
+    why = f"{'its' if count == 1 else 'their'} {differ} differ" if set(journal.other_jobs) == {kind} else own
+    return not_resumed_note(journal.path, _other_jobs_text(journal.other_jobs, kind), why, resume=resume,
+                            one=count == 1)
 
 
 def same_job(header: Mapping[str, Any], identity: Mapping[str, Any], varying: Iterable[str] = ()) -> bool:
@@ -645,5 +657,5 @@ def journalled_by_job(checkpoint: str | os.PathLike, jobs: Mapping[Hashable, Seq
 
 
 __all__ = ["Journal", "Span", "SpanSet", "checkpoint_note", "job_kind", "journalled_by_job", "journalled_samples",
-           "no_work_note", "not_resumed_note", "other_jobs_text", "room_refusal", "same_job", "samples_held",
+           "no_work_note", "not_resumed_note", "other_jobs_note", "room_refusal", "same_job", "samples_held",
            "torn_tail", "trim_partial_line", "unstarted_file"]

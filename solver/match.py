@@ -34,7 +34,7 @@ from typing import Any, Callable, Iterator, Mapping, Sequence, SupportsIndex, ca
 
 from .analysis import SCHEMA
 from .bots import WHAT_A_BOT_IS, Bot, SamplingBot, bot_source, is_bot, is_stich_bot
-from .checkpoint import Journal, Span, SpanSet, checkpoint_note, not_resumed_note, other_jobs_text
+from .checkpoint import Journal, Span, SpanSet, checkpoint_note, other_jobs_note
 from .diagram import card_names
 from .errors import StichError, check_callback, integral, is_whole_number, listed, quoted, shown_name
 from .games import get_game
@@ -789,17 +789,12 @@ def other_matches_text(journal: Journal) -> str | None:
     jobs are counted by kind (another command's analyses are no matches). A sampling bot's ``card_time`` of 0.0
     there is named: ``--card-time 0`` once meant one sample a card (a deadline already past), which ``sampling:1``
     plays and resumes (:func:`card_time_zero_as_sampling_1`); 0 is no deadline, so that match is never this one."""
-    if journal.holds_this_job or not journal.other_jobs:
-        return None
-    count = sum(journal.other_jobs.values())
-    why = (f"{'its' if count == 1 else 'their'} bots or settings differ" if set(journal.other_jobs) == {"match"}
-           else "a match resumes only its own boards")
     old = any(card_time_zero_as_sampling_1(identity) is not None for identity in journal.other_identities)
-    return not_resumed_note(
-        journal.path, other_jobs_text(journal.other_jobs, "match"), why,
+    return other_jobs_note(
+        journal, "match", "bots or settings", "a match resumes only its own boards",
         resume="a sampling bot's card_time 0.0 there is an old --card-time 0, one sample a card (--card-time 0 is no "
                "deadline now): with the bot sampling:1 in its place a match of the same settings resumes it"
-               if old else "", one=count == 1)
+               if old else "")
 
 
 def _is_card_time_zero(player: Any) -> bool:

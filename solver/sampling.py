@@ -29,7 +29,7 @@ from .analysis import SCHEMA, can_force, objectives_named, own_targets, winning_
 from .announcements import parse_announcements
 from .cards import Card, CardTokens, card_items
 from .checkpoint import (REMOVE_THE_LINE, Journal, Span, SpanSet, checkpoint_note, journalled_by_job,
-                         journalled_samples, not_resumed_note, other_jobs_text)
+                         journalled_samples, not_resumed_note, other_jobs_note)
 from .deal import Deal, parse_hand
 from .diagram import card_names
 from .errors import (FileError, IllegalPlayError, InvalidContractError, InvalidDealError, InvalidSeatError,
@@ -1134,7 +1134,9 @@ def run_spans(pool: Pool, samples: int, size: int, task: Callable[..., Any], set
             # worked out and said once the file is accepted and the room is there: a refused run reads nothing of
             # it, resumes nothing, solves nothing again
             said = [] if notices is None else list(notices())
-            if not said and (others := other_jobs_note(journal)) is not None:
+            if not said and (others := other_jobs_note(
+                    journal, "analysis", "hand, contract, seed or settings",
+                    "an analysis resumes only its own samples")) is not None:
                 said.append((others, OtherJobsNotResumed))
             if journal.resumed_from:
                 said.append((other_count_text(journal.path, journal.resumed_from, journal.resumed_samples,
@@ -1145,18 +1147,6 @@ def run_spans(pool: Pool, samples: int, size: int, task: Callable[..., Any], set
     finally:
         if journal is not None:
             journal.close()
-
-
-def other_jobs_note(journal: Journal) -> str | None:
-    """What a checkpoint that holds other jobs and not this analysis says (None where it holds this one, or nothing
-    else), as a match says it of other matches: without it a rerun with another seed starts over beside the samples
-    it meant to resume, unsaid, and one given a match's checkpoint appends to it silently."""
-    if journal.holds_this_job or not journal.other_jobs:
-        return None
-    count = sum(journal.other_jobs.values())
-    why = (f"{'its' if count == 1 else 'their'} hand, contract, seed or settings differ"
-           if set(journal.other_jobs) == {"analysis"} else "an analysis resumes only its own samples")
-    return not_resumed_note(journal.path, other_jobs_text(journal.other_jobs, "analysis"), why, one=count == 1)
 
 
 def other_count_text(path: str | os.PathLike, others: Sequence[Mapping[str, Any]], theirs: int, read: int,
