@@ -51,8 +51,8 @@ from .position import check_position
 from .html_tables import html_lines, html_table, html_titled_table
 from .sampling import (ALL_ALIKE, FEASIBILITY_TRIES, SHARE_SCALE, Setup, announced_tags, check_bid,
                        check_run, checkpoint_identity, chunk_size, contract_and_declarer, draw_sample, has_share,
-                       interval_document, joined_range, known_cards_of, lacks_announced, mean_interval,
-                       older_job_notices, payment_range, position_setup, record_scoring, rules_line, run_spans,
+                       interval_document, known_cards_of, lacks_announced, mean_interval, older_job_notices,
+                       payment_range, position_setup, range_after, record_scoring, rules_line, run_spans,
                        samples_said, samples_text, scaled_share, scored_with, searched_measure_and_win, searched_win,
                        seat_cards, share, shuffled_deal, table_text, unseen_cards)
 from .scoring import scoring_inputs
@@ -299,9 +299,7 @@ class AdviceSums:
         self.samples += other.samples
         for index, part in other.contracts.items():
             mine = self.contracts.setdefault(index, ContractSums())
-            if part.n:
-                mine.payment_range = part.payment_range if not mine.n else joined_range(mine.payment_range,
-                                                                                        part.payment_range)
+            mine.payment_range = range_after(mine.payment_range, mine.n, part.payment_range, part.n)
             mine.n += part.n
             mine.total += part.total
             mine.squares += part.squares
@@ -499,7 +497,7 @@ def add_sample(sums: AdviceSums, results: Sequence[Settled | None]) -> None:
             entry.refused += 1
             continue
         value, win, made, against, can_make, can_be_paid, tricks, bounds = result
-        entry.payment_range = bounds if not entry.n else joined_range(entry.payment_range, bounds)
+        entry.payment_range = range_after(entry.payment_range, entry.n, bounds)
         entry.n += 1
         entry.tricks += tricks
         entry.total += value

@@ -537,9 +537,7 @@ class Sums:
     cards: dict[int, CardTally] = field(default_factory=dict)
 
     def add(self, part: Sums) -> None:
-        if part.score_n:
-            self.score_range = part.score_range if not self.score_n else joined_range(self.score_range,
-                                                                                      part.score_range)
+        self.score_range = range_after(self.score_range, self.score_n, part.score_range, part.score_n)
         self.n += part.n
         self.total += part.total
         self.squares += part.squares
@@ -697,7 +695,7 @@ def _add_score(sums: Sums, position: Position, seat: int, setup: Setup) -> None:
     share = scaled_share(position, seat, result.total)
     assert result.net_range is not None  # the score's result carries it
     sample_range = payment_range(position, seat, result.net_range)
-    sums.score_range = sample_range if not sums.score_n else joined_range(sums.score_range, sample_range)
+    sums.score_range = range_after(sums.score_range, sums.score_n, sample_range)
     sums.score_n += 1
     sums.score_total += share
     sums.score_squares += share * share
@@ -725,18 +723,24 @@ def payment_range(position: Position, seat: int, nets: tuple[int, int]) -> tuple
     ``nets`` (the score's :attr:`~solver.search.results.SolveResult.net_range`, the least and greatest entry of the
     position's payoff table), in sixths of a game unit as :func:`scaled_share` counts them: the seat's share of
     either end, as a share rises or falls with the net (``Game.seat_share``). A payment's 95% interval is cut to
-    it, joined over the samples (:func:`joined_range`), as the card points' is cut to 0 .. the deal's total. Only for
+    it, joined over the samples (:func:`range_after`), as the card points' is cut to 0 .. the deal's total. Only for
     a seat whose payment the settlement answers (:func:`has_share`)."""
     least, most = sorted(scaled_share(position, seat, net) for net in nets)
     return least, most
 
 
-def joined_range(one: tuple[int, int] | None, other: tuple[int, int] | None) -> tuple[int, int] | None:
-    """The range that holds both: the union over samples whose sides differ (who is the seat's partner), None
-    where either is unknown (no cut is sound then)."""
-    if one is None or other is None:
+def range_after(held: tuple[int, int] | None, held_n: int, added: tuple[int, int] | None,
+                added_n: int = 1) -> tuple[int, int] | None:
+    """The payment range of ``held_n`` samples once ``added_n`` more of range ``added`` join them: the range that
+    holds both, the union over samples whose sides differ (who is the seat's partner), None where either is unknown
+    (no cut is sound then); a side of no samples adds nothing."""
+    if not added_n:
+        return held
+    if not held_n:
+        return added
+    if held is None or added is None:
         return None
-    return min(one[0], other[0]), max(one[1], other[1])
+    return min(held[0], added[0]), max(held[1], added[1])
 
 
 def has_share(position: Position, seat: int) -> bool:
