@@ -58,7 +58,7 @@ from multiprocessing.reduction import ForkingPickler
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, cast
 
-from .errors import StichError, StichWarning, is_whole_number
+from .errors import StichError, StichWarning, check_callback, is_whole_number
 from .interrupts import STOP_SIGNALS, restore_signals
 from .limits import (DEFAULT_WORKER_WAIT_SECONDS, MAX_WORKER_MEMORY_MB, MAX_WORKER_WAIT_SECONDS,
                      MIN_WORKER_MEMORY_MB)
@@ -803,8 +803,7 @@ class Pool:
         table_megabytes(self.table_mb)
         check_memory_limit(self.memory_mb)
         check_worker_wait(self.worker_wait)
-        if self.notify is not None and not callable(self.notify):
-            raise StichError(f"notify must be a function (or None), not {self.notify!r}")
+        check_callback(self.notify, "notify")
         check_stop(self.stop, StichError)
 
     @property
