@@ -214,11 +214,10 @@ def stale_text(summary: BatchSummary) -> str | None:
         return None
     ids = ", ".join(summary.stale_ids) + (", ..." if summary.stale > len(summary.stale_ids) else "")
     out, source = summary.out or "the output", summary.source or "the input"
-    if summary.stale == 1:
-        return checkpoint_note(out, f"1 line answering a record no longer in {shown_name(source)}", f"kept: {ids}",
-                               then="remove it or write to a new file")
-    return checkpoint_note(out, f"{summary.stale:,} lines answering records no longer in {shown_name(source)}",
-                           f"kept: {ids}", then="remove them or write to a new file")
+    one = summary.stale == 1
+    return checkpoint_note(out, f"{summary.stale:,} line{'' if one else 's'} answering "
+                                f"{'a record' if one else 'records'} no longer in {shown_name(source)}",
+                           f"kept: {ids}", then=f"remove {'it' if one else 'them'} or write to a new file")
 
 
 # --- one record --------------------------------------------------------------------------------------------------
