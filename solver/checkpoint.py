@@ -303,10 +303,11 @@ class Journal:
                 except (ValueError, KeyError, TypeError, AttributeError):
                     raise FileRefusedError(self._no_line_of_a_job(number, line)) from None
                 if HEADER in entry:
-                    if self._is_this_job(entry):
+                    now = self._older(entry) if self._older is not None else None  # as ``older`` reads it
+                    if self._is_this_job(entry, now):
                         found[key] = {name: entry.get(name) for name in sorted(self._varying)
                                       if entry.get(name) != self.identity.get(name)}
-                    elif (job := self._job_of(entry)) not in others:
+                    elif (job := self._job_of(entry, now)) not in others:
                         others.add(job)
                         kind = job_kind(entry)
                         self.other_jobs[kind] = self.other_jobs.get(kind, 0) + 1
@@ -340,17 +341,15 @@ class Journal:
         self._header_due = self.key not in found
         self.holds_this_job = bool(found)
 
-    def _job_of(self, header: Mapping[str, Any]) -> str:
-        """The job a header names, as a key: its fields as ``older`` reads them, the bookkeeping and the ``varying``
-        fields left out, so that the headers of one job count once."""
-        now = self._older(header) if self._older is not None else None
+    def _job_of(self, header: Mapping[str, Any], now: Mapping[str, Any] | None) -> str:
+        """The job a header names, as a key: its fields as ``older`` reads them (``now``; None: as written), the
+        bookkeeping and the ``varying`` fields left out, so that the headers of one job count once."""
         return _key_of({name: value for name, value in (header if now is None else now).items()
                         if name not in BOOKKEEPING and name not in self._varying})
 
-    def _is_this_job(self, header: Mapping[str, Any]) -> bool:
+    def _is_this_job(self, header: Mapping[str, Any], now: Mapping[str, Any] | None) -> bool:
         """Whether a header names this job (or an alias of it), its ``varying`` fields aside, as written or as
-        ``older`` reads it."""
-        now = self._older(header) if self._older is not None else None
+        ``older`` reads it (``now``; None: it reads it as written)."""
         return any(same_job(read, known, self._varying) for known in self._known.values()
                    for read in ((header,) if now is None else (header, now)))
 
