@@ -302,13 +302,14 @@ def analyse(
             raise typer.BadParameter("give either FILE or --game, --hand, --contract (and --seats, --declarer), not "
                                      "both: a record says them itself", param_hint="'FILE'")
 
-        begun: list[Position] = []  # the records whose analysis began: a checkpoint's other jobs said at the first
+        begun = False  # whether a record's analysis began: a checkpoint's other jobs said at the first
 
         def card_document(position: Position) -> dict:
+            nonlocal begun
             check_record_options(position, seat, owners)
             try:
-                with other_jobs_unsaid(bool(begun)):
-                    begun.append(position)
+                with other_jobs_unsaid(begun):
+                    begun = True
                     advice = advise_cards(position, seat, known=owners, samples=samples, seed=seed, workers=workers,
                                           time_limit=time_limit, checkpoint=checkpoint, as_json=as_json)
             except (InvalidSeatError, SeatNotAdvised) as error:  # --seat's, not the record's [Contract]
@@ -326,18 +327,19 @@ def analyse(
             raise typer.BadParameter("give either FILE or --game, --hand, --contract (and --seats, --declarer), not "
                                      "both: a record says them itself", param_hint="'FILE'")
 
-        records_begun: list[Position] = []  # as card_document's
+        records_begun = False  # as card_document's begun
 
         def document(position: Position) -> dict:
+            nonlocal records_begun
             check_record_options(position, seat, owners)
 
             def finish(so_far: dict) -> None:
                 so_far = _with_record(position, so_far)
                 emit_json(so_far) if as_json else render_analysis(so_far)
 
-            with other_jobs_unsaid(bool(records_begun)), \
+            with other_jobs_unsaid(records_begun), \
                     live_analysis(samples, as_json, finish, checkpoint, in_record_loop=True) as show:
-                records_begun.append(position)
+                records_begun = True
                 analysis = analyse_position(position, seat, known=owners, samples=samples, seed=seed,
                                             workers=workers, checkpoint=checkpoint, memory_mb=worker_memory,
                                             scheduler=scheduler, worker_wait=worker_wait, notify=notify,
