@@ -11,7 +11,7 @@ from solver.position import Position
 from .options import (ALL_MESSAGES,
                       BOARD, FILE, JSON, POT, RECORD, TABLE_MB, THREADS, TIME_LIMIT, VARIANT, engine_for,
                       parse_variant_options)
-from .records import GameNotes, has_pot_zero_note, run_over_records
+from .records import GameNotes, run_over_records
 from .render import Document, render_check
 from .whatif import FROM_START, PLAY
 
@@ -39,8 +39,7 @@ def check(
 
     def document(position: Position) -> Document:
         report = check_report(position, engine=engine, time_limit=time_limit)
-        if has_pot_zero_note((report.get("score") or {}).get("notes", ())):
-            notes.add_pot_zero(position, "line")
+        notes.add_if_pot_zero(position, (report.get("score") or {}).get("notes", ()), "line")
         return report
 
     run_over_records(file, variant=flags, board=board, record=record, play=play, from_start=from_start,

@@ -116,6 +116,11 @@ class GameNotes:
         if self.pot_zero:
             self.add(position, pot_zero_line(position, what), "")
 
+    def add_if_pot_zero(self, position: Position, notes: Iterable[str], what: str) -> None:
+        """Counts the record as :meth:`add_pot_zero` does where its document's ``notes`` hold the pot-0 note."""
+        if has_pot_zero_note(notes):
+            self.add_pot_zero(position, what)
+
     def say(self) -> None:
         """One line on stderr a game and note."""
         for (game, note), (first, count, outcome) in self.notes.items():

@@ -22,7 +22,7 @@ from solver.settlement import points_comparison, settlement_unsupported
 from .options import (ALL_MESSAGES,
                       BOARD, FILE, JSON, POT, RECORD, SCORE_TIME_LIMIT, TABLE_MB, THREADS, VARIANT, engine_for,
                       parse_variant_options)
-from .records import GameNotes, PartlyAnswered, has_pot_zero_note, run_over_records
+from .records import GameNotes, PartlyAnswered, run_over_records
 from .render import (CardPainter, CellNotes, Document, for_stdout, is_pot_zero_note, noted_table, plural,
                      record_title, seats_text, side_name)
 from .whatif import PLAY
@@ -166,17 +166,11 @@ def score_document(position: Position, dd: bool,
             raise  # the settlement from where the play stops is the whole answer
         # a finished deal's score needs no search: it is still given, the settlement marked as not answered
         partly = {**score_report(position), "dd": None}
-        _count_pot_zero(position, partly, notes)
+        notes.add_if_pot_zero(position, partly.get("notes", ()), "deal")  # its dd is None: no notes of its own
         raise PartlyAnswered(partly, "no double-dummy settlement") from None
-    _count_pot_zero(position, document, notes)
+    # the score's pot-0 note or the double-dummy settlement's
+    notes.add_if_pot_zero(position, [*document.get("notes", ()), *(document.get("dd") or {}).get("notes", ())], "deal")
     return document
-
-
-def _count_pot_zero(position: Position, document: Document, notes: GameNotes) -> None:
-    """Counts the record's pot-0 note (the score's or the double-dummy settlement's) in ``notes``, said once a game
-    on stderr as the text leaves it out."""
-    if has_pot_zero_note([*document.get("notes", ()), *(document.get("dd") or {}).get("notes", ())]):
-        notes.add_pot_zero(position, "deal")
 
 
 def score(

@@ -14,7 +14,7 @@ from .errors import objective_refused
 from .options import (ALL_MESSAGES,
                       BOARD, FILE, JSON, POT, OBJECTIVES, RECORD, TABLE_MB, THREADS, TIME_LIMIT, VARIANT, engine_for,
                       parse_variant_options)
-from .records import GameNotes, has_pot_zero_note, run_over_records
+from .records import GameNotes, run_over_records
 from .render import Document, render_solve
 from .whatif import FROM_START, PLAY
 
@@ -45,8 +45,7 @@ def solve(
     def document(position: Position) -> Document:
         with objective_refused(objective is not None):
             report = solve_report(position, objective, cards, line, engine=engine, time_limit=time_limit)
-        if has_pot_zero_note(report.get("notes", ())):
-            notes.add_pot_zero(position, "line")
+        notes.add_if_pot_zero(position, report.get("notes", ()), "line")
         return report
 
     run_over_records(file, variant=flags, board=board, record=record, play=play, from_start=from_start,
