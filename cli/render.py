@@ -16,7 +16,7 @@ import os
 import re
 import sys
 from contextlib import contextmanager
-from typing import Any, Callable, Iterator, Sequence
+from typing import Any, Callable, Iterable, Iterator, Sequence
 from weakref import WeakKeyDictionary
 
 from rich import box
@@ -727,6 +727,14 @@ def is_pot_zero_note(note: str) -> bool:
     return note in POT_ZERO_NOTES
 
 
+def print_notes(notes: Iterable[str], console: Console, style: str = "") -> None:
+    """A document's notes, each as ``note: ...``, but the pot-0 note (:func:`is_pot_zero_note`: said once on
+    stderr)."""
+    for note in notes:
+        if not is_pot_zero_note(note):
+            console.print(Text(for_stdout(f"note: {note}"), style=style))
+
+
 def objective_title(name: str, game: type[Game]) -> str:
     """An objective as players name it (``Game.row_title``: ``Valat against``; the JSON keeps ``valat_against``),
     capitalised as the bonuses' titles are: ``Score``, ``Points``, ``Tricks``."""
@@ -919,9 +927,7 @@ def render_check(document: Document, console: Console) -> None:
         if targets:  # the score is one seat's own payment: said, as the bare number would not tell
             whose += f", {role_text(game.declarer_title, [document['declarer']])}'s own payment"
         console.print(Text(f"score (double dummy): {net_amount(score['value'], whose)}"))
-        for note in score.get("notes", ()):
-            if not is_pot_zero_note(note):
-                console.print(Text(for_stdout(f"note: {note}")))
+        print_notes(score.get("notes", ()), console)
         for choice in score["choices"]:
             first, second = (title(bonus) for bonus in choice["bonuses"])
             a, b = choice["settlements"]

@@ -23,8 +23,8 @@ from .options import (ALL_MESSAGES,
                       BOARD, FILE, JSON, POT, RECORD, SCORE_TIME_LIMIT, TABLE_MB, THREADS, VARIANT, engine_for,
                       parse_variant_options)
 from .records import GameNotes, PartlyAnswered, run_over_records
-from .render import (CardPainter, CellNotes, Document, for_stdout, is_pot_zero_note, noted_table, plural,
-                     record_title, seats_text, side_name)
+from .render import (CardPainter, CellNotes, Document, for_stdout, noted_table, plural, print_notes, record_title,
+                     seats_text, side_name)
 from .whatif import PLAY
 
 DD = typer.Option(False, "--dd", help="Also the double-dummy settlement: from the deal's start when its play is "
@@ -96,7 +96,7 @@ def render_score(document: Document, console: Console) -> None:
         else:
             console.print("no items")
         console.print(_payments_table(document))
-        _print_notes(document["notes"], console)
+        print_notes(document["notes"], console, style="dim")
     if document.get("dd") is not None:
         _render_dd(document["dd"], console, document["every_seat_for_itself"], document["game"],
                    document.get("notes", ()))
@@ -105,15 +105,8 @@ def render_score(document: Document, console: Console) -> None:
         console.print(Text("Double-dummy settlement: not answered in the time limit", style="dim"))
 
 
-def _print_notes(notes: Iterable[str], console: Console) -> None:
-    """A score's notes, each as ``note: ...``, but the pot-0 note (said once on stderr)."""
-    for note in notes:
-        if not is_pot_zero_note(note):
-            console.print(Text(for_stdout(f"note: {note}"), style="dim"))
-
-
 def _render_dd(dd: Document, console: Console, every_seat_for_itself: bool, game: str,
-               said: Iterable[str] = ()) -> None:
+               said: Iterable[str]) -> None:
     """The double-dummy settlement, its items and line, and what playing for the most points would settle; its
     notes but those the score above it already ``said`` (a Muss deal's, scored as played and double dummy)."""
     console.print()
@@ -140,7 +133,7 @@ def _render_dd(dd: Document, console: Console, every_seat_for_itself: bool, game
         if value is not None:
             text.append_text(_signed(value))
         console.print(text)
-    _print_notes([note for note in dd["notes"] if note not in said], console)
+    print_notes([note for note in dd["notes"] if note not in said], console, style="dim")
 
 
 def score_document(position: Position, dd: bool,
