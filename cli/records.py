@@ -15,7 +15,7 @@ from typing import Any, Callable, Iterable
 import typer
 from rich.console import Console
 
-from solver.analysis import SCHEMA, record_header
+from solver.analysis import POT_BY_FLAG, SCHEMA, record_header
 from solver.errors import (shown_name, source_name, CommandVariantError, FileError, FileRefusedError,
                            InvalidDealError, JournalWriteError, ParseError, SearchStopped, StichError)
 from solver.files import json_text
@@ -143,7 +143,7 @@ def pot_zero_line(position: Position, what: str) -> str:
     said = f"pot 0: every {what} settles at 0 {position.game.score_unit}"
     if position.record is not None and position.record.tag("Pot") is not None:
         return said
-    return f"{said}: give the record a [Pot] tag, or --pot CHIPS"
+    return f"{said}: give the record a [Pot] tag, or {POT_BY_FLAG}"
 
 
 def record_place(position: Position) -> str:

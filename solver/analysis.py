@@ -878,9 +878,10 @@ POT_BY_ARGUMENT = "the argument pot=CHIPS"
 
 
 def settlement_notes(pot: int | None, give_pot: str = POT_BY_FLAG) -> list[str]:
-    """The notes ``stich table`` prints under its settlement legend, and a notebook's contract table shows there:
-    at pot 0 every contract settles at 0, which a reader would otherwise take for the result of the search.
-    ``give_pot``: how the reader gives a pot (:data:`POT_BY_FLAG`, or the API's :data:`POT_BY_ARGUMENT`)."""
+    """The notes a notebook's contract table shows under its settlement legend (``stich table`` says its pot 0 once
+    on stderr instead: :func:`cli.records.pot_zero_line`): at pot 0 every contract settles at 0, which a reader would
+    otherwise take for the result of the search. ``give_pot``: how the reader gives a pot (the API's
+    :data:`POT_BY_ARGUMENT`, or ``stich``'s :data:`POT_BY_FLAG`)."""
     if pot != 0:
         return []
     return [f"note: pot 0: every contract settles at 0 (give the record a [Pot] tag, or {give_pot})"]
