@@ -126,7 +126,7 @@ def random_ending(config, rng: random.Random, number: int, cycle: tuple[int, ...
         tricks = min(cycle[number % len(cycle)], rules.tricks_in_deal)
         state = random_state(rules, rng, tricks_left=tricks, mid_trick=number % 3 == 0)
         position = Position(get_game(game), rules, state)
-        announcements = random_announcements(rules, rng) if game == "Zwanzigerrufen" else None
+        announcements = random_announcements(rules, rng) if position.game.has_announcements else None
         pot = rng.choice([0, 4, 8, 12])  # drawn for every game, so that the seeded positions stay the same
         pot = pot if position.game.has_pot else None  # the other games refuse a pot
         try:

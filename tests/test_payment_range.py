@@ -36,7 +36,7 @@ def scored_position(config, rng: random.Random, tricks_left: int | None = None):
         variant = {flag: rng.choice(values) for flag, values in choices.items()}
         rules = random_rules((game, contract, variant), rng)
         position = Position(get_game(game), rules, random_state(rules, rng, tricks_left=tricks_left))
-        announcements = random_announcements(rules, rng) if game == "Zwanzigerrufen" else None
+        announcements = random_announcements(rules, rng) if position.game.has_announcements else None
         pot = rng.choice([0, 4, 8, 12, 30]) if position.game.has_pot else None
         try:
             inputs = scoring_inputs(position, announcements=announcements, pot=pot)
