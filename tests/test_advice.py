@@ -1115,10 +1115,10 @@ def test_the_live_status_line_says_the_leaders_interval_as_the_table_does():
 
 
 def test_a_line_writes_an_interval_at_length_and_a_table_cell_compactly():
-    """Every interval read '+1.25 (95%: +0.80 to +1.70)', and the contract table, each cell repeating '95%:', grew
-    from 110 to 190 columns. A line (the status line, a row printed alone) keeps that form; a table's cell, under a
-    title that says once what ± and brackets are, writes the mean ± half its symmetric interval (the JSON's ends,
-    rounded to 4 places, are symmetric within a cent), the ends where they are not, and a share in whole percent."""
+    """A line (the status line, a row printed alone) writes an interval at length, '+1.25 (95%: +0.80 to +1.70)'; a
+    table's cell, under a title that says once what ± and brackets are, writes the mean ± half its symmetric interval
+    (the JSON's ends, rounded to 4 places, are symmetric within a cent), the ends where they are not, and a share in
+    whole percent: not '95%:' in every cell, which would widen the contract table from 110 to 190 columns."""
     from cli.analyse import advice_status
     from solver.advice import AdviceTable, contract_advice_report
     from solver.games.outcome import FIGURE_SPACE, in_table_cell as joined, signed_with_interval
@@ -1720,9 +1720,9 @@ def test_a_game_without_bonus_items_settles_no_item_that_is_a_bonus():
 
 
 def test_the_tilde_note_says_why_an_all_alike_gap_is_not_told_apart():
-    """``+210.00 (all alike) ~``: a gap every sample gave alike has no interval, yet the note under the table said
-    "its interval behind the best holds 0" (a review): 6 samples of one sign are too few for the sign test with two
-    comparisons (p = 2 / 2^6 = 0.031 above 0.025). The note says so where such a row wears the ~."""
+    """``+210.00 (all alike) ~``: a gap every sample gave alike has no interval, so the note under the table does not
+    say "its interval behind the best holds 0": 6 samples of one sign are too few for the sign test with two comparisons
+    (p = 2 / 2^6 = 0.031 above 0.025). The note says so where such a row wears the ~."""
     advice = contract_advice("schafkopf", "EO GO HO SO EU GU HU SU", 1, "all", samples=6, workers=1)
     lines = str(advice).splitlines()
     tout = next(line for line in lines if "Wenz Tout" in line)
@@ -1834,9 +1834,9 @@ def test_the_mondfang_share_is_the_count_of_the_lines_that_catch_the_mond(known,
 
 
 def test_a_gap_below_the_sign_tests_floor_has_no_interval():
-    """On 5 samples Wenz is 20 behind Rufer G, its gaps varied: the '~' said the samples tell nothing while the cell
-    still read '+20.00 ± 2.78', an interval that looked like evidence. Below the floor (6 samples at 95%) a gap has
-    no interval, as one all alike has none: nulls in JSON with the reason, and the reason in the cell."""
+    """On 5 samples Wenz is 20 behind Rufer G, its gaps varied: below the sign test's floor (6 samples at 95%) a gap has
+    no interval, as one all alike has none (nulls in JSON with the reason, and the reason in the cell), not a cell
+    reading '+20.00 ± 2.78' beside a '~' that says the samples tell nothing, an interval that looks like evidence."""
     advice = contract_advice("schafkopf", "EU E8 E7 GK GO HA H9 SU", 1, "Rufer G,Wenz", samples=5, seed=1, workers=1)
     wenz = advice.as_dict()["contracts"][1]
     assert (wenz["contract"], wenz["behind_leader"], wenz["behind_interval"], wenz["behind_interval_note"],

@@ -376,8 +376,8 @@ def test_kratzen_table_agrees_with_the_reference(number):
 
 
 def test_table_progress_names_contracts_as_the_rule_book_does():
-    """The progress callback's texts are for people (stich table's spinner): a Seven-Muss is said as RULES.md 3.3
-    says it, where the spinner showed the token ('Trump S SevenMuss by seat 1'); the entries keep the tokens."""
+    """The progress callback's texts are for people (stich table's spinner): a Seven-Muss is said as RULES.md 3.3 says
+    it, not as the token ('Trump S SevenMuss by seat 1'); the entries keep the tokens."""
     said: list[str] = []
     entries = contract_table(board("kratzen.tbn", 4), progress=said.append)
     assert said == [f"Trump {suit} Seven-Muss by seat 1" for suit in "EGHS"]

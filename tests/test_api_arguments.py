@@ -887,8 +887,9 @@ def test_contract_advice_says_contracts_named_none_not_that_the_hand_may_announc
 
 
 def test_the_sampling_functions_refuse_a_progress_that_is_no_function_before_they_solve(kratzen):
-    """analyse_hand, analyse_position and the advice raised TypeError ('int' object is not callable) from inside
-    the run after the first chunk of samples was solved, where every other argument is a StichError up front."""
+    """analyse_hand, analyse_position and the advice refuse a progress that is no function with a StichError up front,
+    as every other argument, not a TypeError ('int' object is not callable) from inside the run once the first chunk of
+    samples is solved."""
     from solver.advice import card_advice, contract_advice
 
     calls = [lambda: solver.analyse_hand("kratzen", "EO E9 SU SZ", 1, "Trump S", samples=1, workers=1, progress=5),
@@ -901,9 +902,8 @@ def test_the_sampling_functions_refuse_a_progress_that_is_no_function_before_the
 
 
 def test_every_callback_check_says_what_the_function_is_given(valat, tmp_path):
-    """The progress checks of sampling, contract_table, play_match, strategy_tree and solve_batch were five copies
-    of one test, each with its own words: one function checks them all, and each message keeps what its callback is
-    called with."""
+    """The progress checks of sampling, contract_table, play_match, strategy_tree and solve_batch are one function, not
+    five copies of one test each in its own words: each message keeps what its callback is called with."""
     from solver.bots import make_bot
     from solver.match import play_match
     from solver.tree import strategy_tree

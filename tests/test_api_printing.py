@@ -162,9 +162,9 @@ def test_a_settlement_line_and_an_engine_s_card_values_print_by_name(valat):
 
 
 def test_a_mean_of_tricks_and_a_share_round_half_up_as_a_mean_payment_does():
-    """Four samples of 3, 3, 2 and 1 tricks make a mean of exactly 2.25, which the report wrote 2.2 beside its mean
-    payment of +2.25 (one decimal rounded half to even, the other half up); a share of 1 in 16 read 6.2%. Every
-    figure with fixed decimals rounds half up (solver.games.outcome.decimal_text)."""
+    """Four samples of 3, 3, 2 and 1 tricks make a mean of exactly 2.25, which the report writes 2.3, rounded half up as
+    its mean payment of +2.25 is (not 2.2, half to even beside half up); a share of 1 in 16 reads 6.3%. Every figure
+    with fixed decimals rounds half up (solver.games.outcome.decimal_text)."""
     from solver.advice import behind_note
     from solver.games.outcome import decimal_text, percent_text
     from solver.sampling import share

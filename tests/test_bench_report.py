@@ -1,8 +1,8 @@
 """``bench/report.py``'s Machine section: which package, commit and engine sources a report says it measured.
 
-The report measures the installed package (its docstring), which is another checkout's when the one the script
-lives in is not installed (a second clone or a git worktree beside an editable install). It printed this checkout's
-commit and compared this checkout's engine sources with the other package's build: figures of one commit labelled
+The report measures the installed package (its docstring), which is another checkout's when the one the script lives in
+is not installed (a second clone or a git worktree beside an editable install): the commit and the engine sources it
+names are that package's, not this checkout's beside the other package's build, which would label figures of one commit
 with another.
 """
 

@@ -228,8 +228,9 @@ def test_a_trick_in_progress_and_announcements():
 
 
 def test_the_view_gives_the_contract_suit_sign_the_cards_show():
-    """The panel read "Trump G" while the cards showed ♠ (German leaves read as spades, docs/rules.md reading 9): the
-    view gives the contract's suit sign and colour as the cards have them; a contract without a suit has none."""
+    """The view gives the contract's suit sign and colour as the cards have them (German leaves read as spades,
+    docs/rules.md reading 9), so the panel never reads "Trump G" beside cards showing ♠; a contract without a suit has
+    none."""
     c = client()
     dealt = c.post("/api/deal", json={"game": "Kratzen", "contract": "Trump G", "seed": 5, "seats": 4}).json()
     view = c.post("/api/position", json={"board": dealt["open"], "moves": []}).json()
@@ -262,8 +263,8 @@ def test_a_refused_deal_names_the_form_field_at_fault():
 
 
 def test_the_board_names_a_contract_as_the_rule_book_does_and_keeps_its_token():
-    """The page showed "Schafkopf WenzTout", the token, where RULES.md 2.2 says "Wenz Tout": the board's summary and
-    the view give the rule book's name beside the token, and the page shows it."""
+    """The board's summary and the view give the rule book's name beside the token (RULES.md 2.2's "Wenz Tout"), and the
+    page shows it, not the token "Schafkopf WenzTout"."""
     c = client()
     dealt = c.post("/api/deal", json={"game": "Schafkopf", "contract": "Wenz Tout", "seed": 5}).json()
     summary = dealt["boards"][0]
@@ -902,8 +903,8 @@ def test_upload_and_paste_open_records():
 
 
 def test_a_pasted_or_uploaded_bad_contract_is_said_once():
-    """The refusal of a record with [Contract "Valat"] named the contract twice, "... 'Valat' (expected ...) (got
-    'Valat')"; pasted or uploaded, it is said once, with what was expected."""
+    """The refusal of a record with [Contract "Valat"], pasted or uploaded, names the contract once, with what was
+    expected, not twice ("... 'Valat' (expected ...) (got 'Valat')")."""
     text = re.sub(r'\[Contract "[^"]*"\]', '[Contract "Valat"]', ZR.read_text(encoding="utf-8"), count=1)
     line = text[:text.index('[Contract "Valat"]')].count("\n") + 1
     said = f":{line}:12: unknown Zwanzigerrufen contract 'Valat' (expected Normal [T20..T16] | Solo | SuitSolo)"

@@ -425,8 +425,8 @@ def test_a_reload_in_the_middle_of_a_search_shows_the_values(driver, server, mon
 
 
 def test_the_tab_says_the_deal_open(driver, server):
-    """Every tab of the board was titled "stich board": two tabs (two deals side by side) were told apart only by
-    opening them. The tab says the record shown, and another record opened, that one."""
+    """The tab says the record shown, and another record opened, that one: two tabs (two deals side by side) are told
+    apart without opening them, not both titled "stich board"."""
     driver.get(server)
     wait_for(lambda: settled(driver), "values")
     for label in ("zwanzigerrufen.tbn board 3", "schafkopf.tbn board 2"):
@@ -1072,9 +1072,9 @@ def test_the_deal_dialogs_contract_placeholder_fits_its_field_on_a_phone(driver,
 
 @pytest.mark.parametrize("width", [1400, 1024])
 def test_the_record_list_shows_the_whole_record_on_a_desktop_on_one_line_with_the_buttons(driver, server, width):
-    """A desktop window has room for a record's whole name in the list: at 24em it showed "zwanzigerrufen.tbn board 1:
-    Zwanzigerrufen" and cut the contract off, with half the header empty. It grows into the room there is, the header
-    still one line (the buttons beside it)."""
+    """A desktop window has room for a record's whole name in the list: the list grows into the room there is, the
+    header still one line (the buttons beside it), not a 24em list that cuts "zwanzigerrufen.tbn board 1:
+    Zwanzigerrufen" off before its contract, with half the header empty."""
     driver.get(server)
     wait_for(lambda: settled(driver), "values")
     open_record(driver, "zwanzigerrufen.tbn board 1")
@@ -1502,7 +1502,7 @@ def test_the_keyboard_plays_any_card(driver, server):
 
 
 def test_a_touch_screen_shows_no_keys(driver, server):
-    """The key hints ("Keys: ← → undo, redo ...") showed on a phone, which has no keyboard: a touch screen (no
+    """The key hints ("Keys: ← → undo, redo ...") are for a keyboard, which a phone has none of: a touch screen (no
     hover, a coarse pointer) hides them; a mouse's window keeps them. The touch screen is emulated."""
     driver.get(server)
     wait_for(lambda: settled(driver), "values")
@@ -1805,8 +1805,8 @@ def test_space_held_down_plays_one_card_and_a_burst_keeps_at_most_four(driver, s
 
 
 def test_enter_held_down_on_a_card_plays_one_card(driver, server):
-    """Enter held down on a card: its repeats, reaching the next seat's card once the next table showed (the focus
-    moves there), played that card too. A held key plays one card."""
+    """Enter held down on a card plays one card: its repeats, reaching the next seat's card once the next table shows
+    (the focus moves there), do not play that card too."""
     driver.get(server)
     wait_for(lambda: settled(driver), "values")
     open_at(driver, "schafkopf.tbn board 1", 0)
@@ -1866,8 +1866,8 @@ def test_after_a_refused_position_a_card_plays_from_the_table_shown(driver, serv
 
 
 def test_a_values_error_goes_when_values_come_in_for_another_objective(driver, server):
-    """The objective changed asks the values again without another position shown: an error of the values before
-    stayed said over the values that came in."""
+    """The objective changed asks the values again without another position shown: an error of the values before goes
+    once the values come in, not left said over them."""
     driver.get(server)
     wait_for(lambda: settled(driver), "values")
     open_at(driver, "schafkopf.tbn board 1", 0)
@@ -1938,9 +1938,9 @@ window.fetch = (url, options) => url === "/api/position" ? Promise.reject(new Ty
 
 
 def test_an_objective_chosen_after_a_failed_step_keeps_the_records_line(driver, server):
-    """End pressed with no answer, then an objective chosen: the record's play was cut to the table shown (16 moves
-    became 0, and Save .tbn dropped them) and the tab kept the cursor it could not reach. The table shown is valued,
-    the moves stay a line ▶ goes on with, and the tab keeps the cursor shown."""
+    """End pressed with no answer, then an objective chosen: the table shown is valued, the moves stay a line ▶ goes on
+    with, and the tab keeps the cursor shown; the record's play is not cut to the table shown (16 moves becoming 0,
+    dropped by Save .tbn), nor does the tab keep a cursor it cannot reach."""
     driver.get(server)
     wait_for(lambda: settled(driver), "values")
     open_at(driver, "schafkopf.tbn board 1", 0)
@@ -3064,9 +3064,9 @@ def test_the_boards_variant_wins_over_a_records_tag_whether_named_or_uploaded(dr
 
 
 def test_an_upload_of_a_named_file_adds_no_empty_group_to_the_list(driver, tmp_path, monkeypatch):
-    """A file named on the command line by its relative name and uploaded under the same name is the same text from
-    the same source: the upload answers the named file's boards, already listed. The page made an "uploaded" group
-    before it skipped them, an empty heading in the list; a group is made only for a record it gets."""
+    """A file named on the command line by its relative name and uploaded under the same name is the same text from the
+    same source: the upload answers the named file's boards, already listed. A group is made only for a record it gets,
+    so no "uploaded" group is made before they are skipped, an empty heading in the list."""
     record = '[Game "Kratzen"]\n[Deal "1: E9 EK / HA G7 / H7 G8"]\n[Contract "Trump H"]\n'
     (tmp_path / "two.tbn").write_text(record + "\n" + record.replace("E9 EK", "EK E9"), encoding="utf-8")
     monkeypatch.chdir(tmp_path)
@@ -3142,8 +3142,8 @@ def test_a_refused_paste_stays_in_its_dialog_with_the_caret_at_the_fault(driver,
 
 
 def test_the_paste_caret_counts_a_card_sign_as_one_character(driver, server):
-    """The server counts columns in characters, the page counted UTF-16 units: a 🂡 before the fault put the caret
-    one place early. A refusal with no line and column gives the focus to the message, the text box marked."""
+    """The page counts columns in characters, as the server does, not in UTF-16 units: a 🂡 before the fault does not put
+    the caret one place early. A refusal with no line and column gives the focus to the message, the text box marked."""
     text = '[Game "Kratzen"]\n[Deal "1: E9 EK / HA G7 / H7 G8"]\n[Contract "Trump H"]\n[Event "🂡"] XX\n'
     box, said, caret = _paste_refused(driver, server, text)
     assert said.startswith("pasted text:4:13: unexpected text after a tag (got 'XX'")

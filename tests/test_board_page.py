@@ -259,8 +259,8 @@ def test_the_spinner_keeps_still_for_who_asks_for_no_motion():
 
 
 def test_a_touch_screen_hides_the_key_hints():
-    """The key hints showed on touch screens, where there are no keys to press: they are hidden where the primary
-    pointer is coarse and cannot hover (a phone, a tablet), not on a narrow window that has a mouse."""
+    """The key hints are hidden on touch screens, where there are no keys to press: where the primary pointer is coarse
+    and cannot hover (a phone, a tablet), not on a narrow window that has a mouse."""
     css = re.sub(r"/\*.*?\*/", "", CSS, flags=re.S)
     touch = re.search(r"@media \(hover: none\) and \(pointer: coarse\) \{(.*?)\n\}", css, re.S)
     assert touch and re.search(r"\.keys \{ display: none; \}", touch.group(1))

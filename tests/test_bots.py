@@ -1938,10 +1938,10 @@ def test_a_bot_may_answer_with_a_numpy_integer():
 
 
 def test_bots_of_one_name_with_numpy_settings_are_compared_without_an_error():
-    """Two bots of one's own of one name, each holding ``samples`` as a numpy array: the check that two bots of one
-    name are one kind compared them with ``!=`` and failed with a bare ValueError ("The truth value of an array
-    ... is ambiguous"), which no caller catching StichError expects. Settings that cannot say whether they differ
-    are taken as alike, as before the check."""
+    """Two bots of one's own of one name, each holding ``samples`` as a numpy array: the check that two bots of one name
+    are one kind does not fail on comparing them with ``!=`` with a bare ValueError ("The truth value of an array ... is
+    ambiguous"), which no caller catching StichError expects. Settings that cannot say whether they differ are taken as
+    alike."""
     np = pytest.importorskip("numpy")
 
     class Weighted:
@@ -2254,9 +2254,9 @@ def test_play_out_on_two_threads_leaves_sys_stdout_as_it_was():
 
 def test_an_interrupt_before_a_resumed_match_on_two_workers_hands_out_a_board_is_its_usual_stop(tmp_path, monkeypatch,
                                                                                                   two_worker_cores):
-    """An interrupt after the checkpoint's check and before any board went to a worker (its deals resumed, its
-    builds' notice said) ended ``-j 2`` with an UnboundLocalError from the interrupt's own handler: a traceback and
-    exit 1. It is the match's usual stop: the resumed deals reported, exit 130 with the stop's line."""
+    """An interrupt after the checkpoint's check and before any board goes to a worker (its deals resumed, its builds'
+    notice said) is the match's usual stop on ``-j 2``: the resumed deals reported, exit 130 with the stop's line, not
+    an UnboundLocalError from the interrupt's own handler (a traceback and exit 1)."""
     from test_cli import run
 
     import solver.match as match

@@ -288,8 +288,8 @@ SZ G9 SU S7
                                            (("postmortem", "-o", "score"), "card")])
 def test_a_pot_of_0_given_is_said_without_asking_for_a_pot(tmp_path, command, what):
     """A pot of 0 given on purpose (``--pot 0``, or a record's ``[Pot "0"]``) still settles every line at 0, which
-    stderr says once; it told the reader to give the pot already given ("give the record a [Pot] tag, or --pot
-    CHIPS"). Said only where no pot was given."""
+    stderr says once, without telling the reader to give the pot already given ("give the record a [Pot] tag, or --pot
+    CHIPS"): that is said only where no pot was given."""
     tagged = tmp_path / "tagged.tbn"
     tagged.write_text(KRATZEN_MUSS_PLAYED.format(pot='[Pot "0"]\n'))
     bare = tmp_path / "bare.tbn"
@@ -543,8 +543,8 @@ def test_solve_names_each_objective_as_players_do(monkeypatch):
 
 
 def test_check_lists_the_trull_and_the_four_kings_the_deal_decides():
-    """RULES.md 1.6: Trull and 4 Kings need no search, and check left them out of its table. Board 4 is a Suit Solo
-    whose declarer, seat 4, was dealt the four Kings (they count there) and nobody all of TS T21 T1 (the Trull does
+    """RULES.md 1.6: Trull and 4 Kings need no search, and check lists them in its table all the same. Board 4 is a Suit
+    Solo whose declarer, seat 4, was dealt the four Kings (they count there) and nobody all of TS T21 T1 (the Trull does
     not count in a Suit Solo, RULES.md 1.7)."""
     (document,) = documents("check", EXAMPLES / "zwanzigerrufen.tbn", "-b", "4")
     assert schema_errors(document, SCHEMA) == []
@@ -623,8 +623,8 @@ def test_check_lists_schafkopfs_laufende_the_deal_decides():
 
 def test_check_lists_the_laufende_an_endings_score_counts():
     """An ending is scored on the cards it holds (docs/scoring.md), its Laufende too: a Solo E ending whose declarer
-    holds EO GO HO settles 3 Laufende, and check listed none for an ending, so its rows and the score it printed
-    under them disagreed. The row is the one the score counts."""
+    holds EO GO HO settles 3 Laufende, and check lists them for the ending, so its rows and the score printed under them
+    agree. The row is the one the score counts."""
     ending = solver.make_position("schafkopf", "1: EO GO HO EA / EZ GA GZ HA / EK GK HK H9 / E9 G9 SA SZ", "Solo E")
     (laufende,) = solver.dealt_bonuses(ending)
     assert (laufende.bonus, laufende.side, laufende.made) == ("laufende", (1,), True)
@@ -1161,9 +1161,9 @@ def test_tree_and_batch_take_the_pot_as_solve_does(tmp_path):
 
 
 def test_tree_board_is_found_past_a_record_too_broken_to_read(tmp_path):
-    """``tree --board N`` stopped at an unreadable record before board N; as in every command that reads records,
-    that record is said (it might have been board N), board N's tree is written, and the exit code is 1. Without
-    --board the first record is the one asked for, so its error is the answer."""
+    """``tree --board N`` goes past an unreadable record before board N; as in every command that reads records, that
+    record is said (it might have been board N), board N's tree is written, and the exit code is 1. Without --board the
+    first record is the one asked for, so its error is the answer."""
     text = (EXAMPLES / "kratzen.tbn").read_text()
     broken = tmp_path / "broken.tbn"
     broken.write_text('[Game "Kratzen"]\n[Board "0"\n\n' + text)
@@ -1189,8 +1189,9 @@ def test_output_errors_name_the_file_asked_for(tmp_path):
 
 
 def test_a_socket_named_as_a_file_is_said_to_be_a_socket(tmp_path):
-    """Opening a Unix socket as a file fails with ENXIO, which said only "No such device or address" of the path,
-    as output (`deal --out`, `batch --out`: refused before, as every output path that is no file) and as input."""
+    """Opening a Unix socket as a file fails with ENXIO, "No such device or address" of the path: it is said to be a
+    socket, as output (`deal --out`, `batch --out`: refused before opening, as every output path that is no file) and as
+    input."""
     import socket
 
     path = tmp_path / "s"
@@ -1480,7 +1481,7 @@ def test_bench_compare_with_a_file_that_is_not_utf8_is_bad_input_at_its_place(tm
 
 
 def test_a_file_that_cannot_be_written_is_said_before_the_work(tmp_path, monkeypatch):
-    """A benchmark or a tree computed for minutes and then not written lost everything: where the file cannot be
+    """A benchmark or a tree computed for minutes and then not written would lose everything: where the file cannot be
     written, the command says so before it runs anything."""
     ran: list[object] = []
     monkeypatch.setattr("solver.benchmark.run_line", lambda *a, **k: ran.append(a))
@@ -1528,9 +1529,9 @@ def test_bench_compare_with_a_file_that_is_no_run(tmp_path):
 
 
 def test_bench_names_its_engine_build_and_says_what_differs_from_the_saved_run(tmp_path, monkeypatch):
-    """Every run said "stich 0.1.0", the same on every commit, so a run compared with one saved on another build
-    (or on one thread against two) looked like a like-for-like comparison; and a line timed on other deals showed
-    "-" without saying which deals."""
+    """A run names its engine build, not only "stich 0.1.0", the same on every commit, so that a run compared with one
+    saved on another build (or on one thread against two) does not look like a like-for-like comparison; and a line
+    timed on other deals says which deals, not only "-"."""
     from solver.benchmark import engine_fingerprint
 
     # the threads recorded are at most the usable cores, the table the environment's: pinned, as on a 2-core machine
@@ -1578,8 +1579,8 @@ def _stopped_stats(line, **options):
 
 
 def test_bench_marks_the_figures_that_are_lower_bounds(monkeypatch):
-    """A solve stopped at --limit counts at the limit, so figures that reach it are only lower bounds: the table
-    printed them as plain times under one note for every line; bench/report.py marks them ">=", and so does bench."""
+    """A solve stopped at --limit counts at the limit, so figures that reach it are only lower bounds: bench marks them
+    ">=", as bench/report.py does, not plain times under one note for every line."""
     monkeypatch.setattr("solver.benchmark.run_line", _stopped_stats)
     shown = run("bench", "-g", "kratzen", "-n", "3", "--time-limit", "0.005").stdout
     (row,) = [row for row in shown.splitlines() if row.startswith("│ Kratzen")]
@@ -1807,7 +1808,7 @@ def test_bench_reads_a_partial_run_beside_its_out_up_to_the_size_compare_reads(t
 
 
 def test_bench_refuses_to_write_its_run_over_the_run_it_compares_with(tmp_path, monkeypatch):
-    """``--compare F --out F`` replaced the baseline with the run compared with it: refused before any line runs,
+    """``--compare F --out F`` would replace the baseline with the run compared with it: refused before any line runs,
     both flags named as typed (``--save`` too), by the file's own name, a relative and an absolute one, or through a
     symbolic link."""
     monkeypatch.chdir(tmp_path)
@@ -2008,8 +2009,8 @@ def test_bench_json_spells_each_variant_value_as_the_game_does():
 
 
 def test_bench_compare_reads_a_saved_variant_as_the_game_spells_it_or_says_which_it_cannot(tmp_path):
-    """A run saved when bench wrote a --variant value as typed (``YES``) seemed to time other deals than a run that
-    writes ``true``: its lines showed no ratios. Both are read as the game spells them; a flag or value the game
+    """A run saved by a bench that wrote a --variant value as typed (``YES``) and a run that writes ``true`` time the
+    same deals, so their lines are compared with ratios: both are read as the game spells them; a flag or value the game
     does not take is refused, naming the line and the flag."""
     args = ("bench", "-g", "kratzen", "-n", "1", "--time-limit", "0", "--variant", "weli_also_bells=true")
     saved = tmp_path / "old.json"
@@ -2845,8 +2846,8 @@ def test_install_completion_in_a_home_it_cannot_write_says_so_in_one_line(tmp_pa
 
 
 def test_install_completion_says_where_it_installed_on_stderr(tmp_path: Path):
-    """``--install-completion``'s lines (where the script went, when it takes effect) are messages: Typer printed
-    them on stdout, which carries data alone. They are on stderr, and the script is installed. Run under bash."""
+    """``--install-completion``'s lines (where the script went, when it takes effect) are messages, on stderr, not on
+    stdout (where Typer itself prints them), which carries data alone; and the script is installed. Run under bash."""
     environment = {**os.environ, "HOME": str(tmp_path)}
     code = "import sys; sys.argv[0] = 'stich'; from solver.cli.main import main; main()"  # the script's name
     command = f"{sys.executable} -c \"{code}\" --install-completion; exit $?"
@@ -3376,9 +3377,9 @@ def _bad_inputs_between_two_good_records(tmp_path: Path) -> tuple[Path, list[str
 @pytest.mark.parametrize("command", ["solve", "check", "table", "postmortem", "score", "show"])
 def test_the_bad_records_users_make_are_said_at_their_place_and_the_others_answered(tmp_path, command):
     """A repeated tag, a Windows-1252 byte in a comment, binary bytes, a huge line and a UTF-16 record among good
-    records: every reading command says each at its line and column, once, without a traceback, answers the good
-    records before and after them, and exits with 1; with --json each has a ``failed`` line in its place (only
-    postmortem wrote one: the others wrote nothing, and a script could not tell which record failed)."""
+    records: every reading command says each at its line and column, once, without a traceback, answers the good records
+    before and after them, and exits with 1; with --json each has a ``failed`` line in its place in every command, so
+    that a script can tell which record failed."""
     path, said = _bad_inputs_between_two_good_records(tmp_path)
     result = run(command, path, "--json", code=1)
     lines = [json.loads(line) for line in result.stdout.splitlines()]
@@ -3646,10 +3647,10 @@ def test_sigterm_stops_a_command_as_ctrl_c_does(tmp_path, signum):
 
 
 def test_a_double_ctrl_c_stops_analyse_with_a_message_and_130_never_by_sigint_or_a_traceback():
-    """Two Ctrl-C 20 ms apart on a terminal: the second cut the first's stop short, and the command died of SIGINT
-    (-2) with no report and no word, or printed an "OSError: [Errno 9] Bad file descriptor" traceback (the pool's
-    manager thread racing Python's exit). A single-contract analysis prints the report of the samples solved so far,
-    said as such (it printed no report, only how far it got)."""
+    """Two Ctrl-C 20 ms apart on a terminal: the second does not cut the first's stop short, so the command does not die
+    of SIGINT (-2) with no report and no word, nor print an "OSError: [Errno 9] Bad file descriptor" traceback (the
+    pool's manager thread racing Python's exit). A single-contract analysis prints the report of the samples solved so
+    far, said as such, not only how far it got."""
     code, text = ctrl_c_on_a_terminal(["analyse", "--game", "schafkopf", "--hand", "EU E8 E7 GK GO HA H9 SU",
                                        "--seat", "1", "--contract", "Rufer E", "-n", "3000", "--seed", "1", "-j", "2"],
                                       lambda output: b" of 3,000 samples" in output, presses=2)  # solving
@@ -3718,9 +3719,9 @@ def test_analyse_of_several_records_checkpoints_each_and_resumes(tmp_path):
 
 
 def test_a_checkpoint_that_cannot_be_used_is_said_once_for_a_file_of_records(tmp_path):
-    """A checkpoint in use by another run, or no checkpoint, is refused for every record alike: analysing a FILE said
-    the same refusal once a record (twenty lines, then a count). It is said once; one line counts the records not
-    tried, and a record answered before it stays answered."""
+    """A checkpoint in use by another run, or no checkpoint, is refused for every record alike: analysing a FILE says
+    the refusal once, not once a record (twenty lines, then a count); one line counts the records not tried, and a
+    record answered before it stays answered."""
     not_a_checkpoint = tmp_path / "notes.txt"
     not_a_checkpoint.write_text("hello\n")
     records = sum(line.startswith("[Board ") for line in (EXAMPLES / "kratzen.tbn").read_text().splitlines())

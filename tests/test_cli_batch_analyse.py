@@ -114,9 +114,9 @@ def test_batch_lines_asked_with_a_pot_are_in_the_schema(tmp_path):
 
 
 def test_an_output_in_a_missing_folder_is_said_as_such(tmp_path):
-    """``--out results/out.jsonl`` before ``mkdir results`` said ``.../results/.out.jsonl.lock: cannot create the
-    lock file of results/out.jsonl (No such file or directory)``: a hidden file the user never named. It names the
-    missing folder (batch's --out and analyse's --checkpoint alike), exit 1, nothing made."""
+    """``--out results/out.jsonl`` before ``mkdir results`` names the missing folder (batch's --out and analyse's
+    --checkpoint alike), exit 1, nothing made, not the hidden lock file the user never named
+    (``.../results/.out.jsonl.lock: cannot create the lock file of results/out.jsonl (No such file or directory)``)."""
     deals = tmp_path / "deals.tbn"
     write_deals(deals, 2)
     missing = tmp_path / "results"
@@ -660,8 +660,8 @@ def test_batch_whose_output_fills_says_what_a_rerun_does(tmp_path, monkeypatch, 
 
 @pytest.mark.parametrize("kind", ["a device", "a pipe"])
 def test_batch_to_a_stream_stopped_says_it_holds_nothing_to_resume_from(tmp_path, monkeypatch, kind):
-    """A stop of ``--out /dev/null`` or a named pipe said "kept in X: rerun the command to resume", which a stream
-    never is: it says what was written there and that it holds nothing to resume from, as stdout's stop does."""
+    """A stop of ``--out /dev/null`` or a named pipe says what was written there and that it holds nothing to resume
+    from, as stdout's stop does, not "kept in X: rerun the command to resume", which a stream never is."""
     deals = tmp_path / "deals.tbn"
     write_deals(deals, 2)
     out = Path("/dev/null")

@@ -169,8 +169,8 @@ def test_the_diagram_says_the_announcements_and_the_pot_the_score_reads(tmp_path
 
 
 def test_the_diagram_says_what_a_trick_pays_and_every_target():
-    """show printed only "pot: 12 chips", while the board also says what each trick pays and the targets (RULES.md
-    3.3-3.4): a Muss pays no trick, a Seven-Muss sets every target to 1, a pot under 4 chips pays no trick."""
+    """show says, beside "pot: 12 chips", what each trick pays and the targets, as the board does (RULES.md 3.3-3.4): a
+    Muss pays no trick, a Seven-Muss sets every target to 1, a pot under 4 chips pays no trick."""
     def header(board: str, pot: str) -> list[str]:
         return run("show", EXAMPLES / "kratzen.tbn", "-b", board, "--pot", pot).stdout.splitlines()[2:4]
 

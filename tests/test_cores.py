@@ -220,9 +220,9 @@ def test_a_pool_with_fewer_jobs_than_workers_starts_and_reserves_one_worker_a_jo
 
 @pytest.mark.parametrize("count", [-1, 0, 1.5, True, None])
 def test_a_pool_of_no_whole_number_of_workers_is_refused_before_its_cores_are_reserved(monkeypatch, count) -> None:
-    """``run_pool(workers=-1)`` reserved -1 cores (the budget's ``busy`` one below the questions running, giving
-    another thread's question an extra helper) until the pool itself raised a ValueError: ``workers`` is checked
-    as ``in_flight`` is, with a StichError, before anything is reserved or any job is taken."""
+    """``workers`` is checked as ``in_flight`` is, with a StichError, before anything is reserved or any job is taken:
+    ``run_pool(workers=-1)`` does not reserve -1 cores (the budget's ``busy`` one below the questions running, giving
+    another thread's question an extra helper) until the pool itself raises a ValueError."""
     reserved: list[int] = []
     taken: list[int] = []
     monkeypatch.setattr(engine.CORES, "reserved", lambda cores: reserved.append(cores))

@@ -256,8 +256,8 @@ def test_ctrl_c_in_analyse_of_a_file_says_the_record_is_printed_in_part(tmp_path
 
 @pytest.mark.parametrize("before", [signal.default_int_handler, signal.SIG_IGN])
 def test_an_interrupt_while_output_is_written_and_counted_comes_after_both(before) -> None:
-    """A record printed and counted (a match's deal written and flagged) are done together: Ctrl-C between them made
-    the interrupt's line call a printed record unanswered, and wrote match --json's head twice. The held signal
+    """A record printed and counted (a match's deal written and flagged) are done together: a Ctrl-C between them does
+    not make the interrupt's line call a printed record unanswered, nor write match --json's head twice. The held signal
     reaches its own handler after them (an ignored one, as in a background job, stays ignored)."""
     from cli.errors import interrupts_held
 

@@ -351,8 +351,9 @@ def test_results_print_for_people_and_render_in_a_notebook():
 
 
 def test_a_game_prints_as_its_name_and_is_still_its_class():
-    """``print(position.game)`` and ``solver.GAMES`` showed ``<class 'solver.games.zwanzigerrufen.Zwanzigerrufen'>``;
-    a game prints as the name it is found and exported by, and stays the class that pickles, registers and checks."""
+    """A game prints as the name it is found and exported by, not as ``<class
+    'solver.games.zwanzigerrufen.Zwanzigerrufen'>`` (``print(position.game)``, ``solver.GAMES``), and stays the class
+    that pickles, registers and checks."""
     import pickle
 
     assert repr(solver.GAMES) == "[Zwanzigerrufen, Schafkopf, Kratzen]"
@@ -440,8 +441,8 @@ def test_a_kratzen_position_names_its_attacker_in_its_repr():
 
 
 def test_a_position_s_repr_names_its_record_and_a_made_one_says_no_placeholder():
-    """A position made by make_position printed ``<Position position: Schafkopf ...>``, the placeholder its messages
-    call it by standing where a record's ``board N`` or ``file:line`` stands."""
+    """A position made by make_position does not print as ``<Position position: Schafkopf ...>``, the placeholder its
+    messages call it by standing where a record's ``board N`` or ``file:line`` stands."""
     made = solver.make_position("Schafkopf", "1: G7 E7 / G8 E8 / G9 E9 / GK EK", "Rufer E", partner=2)
     assert repr(made) == "<Position Schafkopf Rufer E, declarer 1; trick 1 of 2, seat 1 to play>"
     assert repr(made.play("G7")) == "<Position Schafkopf Rufer E, declarer 1; trick 1 of 2, seat 2 to play>"

@@ -1926,9 +1926,9 @@ def test_a_narrow_table_that_still_does_not_fit_puts_its_columns_one_space_apart
 
 @pytest.mark.parametrize("width", [54, 56, 57, 58, 59, 60, 62])
 def test_a_narrow_card_table_never_cuts_a_grade(tmp_path, monkeypatch, width):
-    """At COLUMNS=58 the card table by the score (its least width 59 with its words whole) folded its grades to fit,
-    ``mistak`` over ``e``: a grade stays whole. The table takes ``lost`` for ``bonus lost`` where its bonuses are
-    notes below it, and fits 58 columns; narrower, it is printed at that least width, every word whole."""
+    """At COLUMNS=58 the card table by the score (its least width 59 with its words whole) keeps its grades whole, not
+    ``mistak`` over ``e``: the table takes ``lost`` for ``bonus lost`` where its bonuses are notes below it, and fits 58
+    columns; narrower, it is printed at that least width, every word whole."""
     from solver.postmortem import GRADES
 
     path = tmp_path / "rufer.tbn"
@@ -1962,8 +1962,8 @@ def test_a_table_fits_where_its_least_width_does():
 
 
 def test_the_readmes_postmortem_example_is_what_the_command_prints(monkeypatch, tmp_path):
-    """README's post-mortem example showed the game's lines right under the card table, where the command prints the
-    grades' line between them: each line the README shows (an excerpt) is a line of the output, in its order."""
+    """Each line README's post-mortem example shows (an excerpt) is a line of the output, in its order: the grades'
+    line, which the command prints between the card table and the game's lines, is not left out between them."""
     readme = (EXAMPLES.parent / "README.md").read_text(encoding="utf-8")
     command = "stich postmortem examples/schafkopf.tbn --board 7 --objective points"
     block = readme[readme.index(command):].split("```", 3)[2].strip("\n").splitlines()

@@ -49,8 +49,8 @@ print(best(position), solver.Zwanzigerrufen.name, solver.get_game("sk").name, so
 
 
 def test_a_strict_client_sees_every_public_name_exported(tmp_path):
-    """``mypy --strict`` takes only explicitly exported names as a package's: every ``solver.X`` of the docs must
-    be one (they all failed with 'does not explicitly export' before the package listed them)."""
+    """``mypy --strict`` takes only explicitly exported names as a package's: every ``solver.X`` of the docs must be
+    one, or a strict client fails on it with 'does not explicitly export'."""
     assert_strict_client_type_checks(tmp_path, CLIENT)
 
 
