@@ -624,9 +624,9 @@ def test_cli_contract_advice_without_a_pot_says_the_payments_cannot_rank_the_con
 
 
 def test_a_kratzen_win_is_the_target_made_with_a_pot_of_0_too(tmp_path):
-    """With a pot of 0 every Kratzen line settles at 0, and contract and card advice counted no sample won (0%)
-    where ``analyse`` of the one contract, on the same samples, said the attacker made his target on every one. The
-    win is the target made whatever the pot: the same shares as with a pot, and as the one contract's analysis."""
+    """With a pot of 0 every Kratzen line settles at 0, yet contract and card advice count a sample won where the
+    attacker made his target, as ``analyse`` of the one contract does on the same samples, not no sample won (0%): the
+    win is the target made whatever the pot, the same shares as with a pot, and as the one contract's analysis."""
     hand = dict(game="kratzen", hand="EA G7 HA HK", seat=1, seats=4, samples=20, seed=1, workers=1)
     contracts = "Trump E, Trump G, Trump H, Trump S"
     unpaid = {row.contract: row.win_probability for row in contract_advice(contracts=contracts, pot=0, **hand).rows}
@@ -1003,7 +1003,7 @@ def test_contract_advice_takes_only_the_seats_own_announcements():
 
 def test_the_advice_table_lists_a_bonus_a_line_by_its_name():
     """Each bonus is a line of its own, the odds first and the name the rule book uses (Pagat Ultimo), not joined with
-    commas under their JSON keys, which an 80-column terminal broke across lines ('pagat_ul|timo'). The command's
+    commas under their JSON keys, which an 80-column terminal would break across lines ('pagat_ul|timo'). The command's
     console narrows a table to the terminal (the mean's interval wraps in its cell too)."""
     from cli.analyse import render_advice
     from cli.render import stdout_console
@@ -1144,9 +1144,9 @@ def test_a_line_writes_an_interval_at_length_and_a_table_cell_compactly():
 
 
 def test_a_gap_the_same_on_every_sample_is_told_apart_by_the_sign_test():
-    """A gap of +5 on both of 2 samples has an interval of no width, [5, 5], which told the item apart from the best
-    at 2 samples. The exact sign test decides there: one sign on all n samples has p = 2 / 2^n, 0.0625 at 5 samples
-    and 0.03125 at 6, so from 6 samples on."""
+    """A gap of +5 on both of 2 samples has an interval of no width, [5, 5], which does not tell the item apart from the
+    best at 2 samples: the exact sign test decides there, one sign on all n samples having p = 2 / 2^n, 0.0625 at 5
+    samples and 0.03125 at 6, so from 6 samples on."""
     assert told_apart(2, 5.0, 5.0, 5.0) is False
     assert told_apart(5, 5.0, 5.0, 5.0) is False and told_apart(6, 5.0, 5.0, 5.0) is True
     assert told_apart(30, 0.0, 0.0, 0.0) is False  # the same as the best on every sample
@@ -1289,9 +1289,10 @@ def test_kratzen_advice_plays_no_line_for_bonuses_it_has_none_of(monkeypatch):
 
 
 def test_kratzen_advice_lists_no_trick_of_a_line_as_a_bonus():
-    """Kratzen has no bonuses: its trick payouts and penalties are the pot's game (RULES.md 3.4). The advice listed
-    the pot's trick payouts as bonuses, "trick 2 made 55%" beside a win of 100%: which trick of one principal line
-    the attacker took, an arbitrary choice among equal lines. Now no contract has bonuses, and the text no columns."""
+    """Kratzen has no bonuses: its trick payouts and penalties are the pot's game (RULES.md 3.4). The advice lists no
+    contract's bonuses, and the text no columns, not the pot's trick payouts as bonuses ("trick 2 made 55%" beside a win
+    of 100%), which would say which trick of one principal line the attacker took, an arbitrary choice among equal
+    lines."""
     advice = contract_advice(game="kratzen", hand="EA G7 HA HK", seat=1, seats=4, pot=12, contracts="all", samples=40,
                              seed=0, workers=1)
     assert [(row.contract, row.mean, row.win_probability, row.bonuses, row.against) for row in advice.rows] == [
@@ -1350,9 +1351,9 @@ def test_the_notes_under_the_advice_say_only_what_its_table_shows():
 
 
 def test_contract_advice_with_a_pagat_announced_ranks_every_contract_that_counts_it():
-    """`--contract all --announce "1: Pagat Ultimo"` with a hand that may bid a Suit Solo failed in the first sample
-    (a traceback-free 'Pagat Ultimo does not count in a Suit Solo', but no advice at all: a player's review): the
-    Suit Solo, which does not count the Pagat, is left out and said so, the others ranked; a list naming it fails."""
+    """`--contract all --announce "1: Pagat Ultimo"` with a hand that may bid a Suit Solo: the Suit Solo, which does not
+    count the Pagat, is left out and said so, the others ranked, rather than no advice at all after 'Pagat Ultimo does
+    not count in a Suit Solo' in the first sample; a list naming it fails."""
     from rich.console import Console
 
     from cli.analyse import render_advice
@@ -1932,8 +1933,8 @@ def test_a_kratzen_row_alone_shows_the_mean_tricks_its_table_shows():
 
 
 def test_a_kratzen_row_alone_has_no_bonus_columns_as_its_table_has_none():
-    """Kratzen has no bonuses and its advice table no bonus columns, but a row alone listed 'bonuses made' and
-    'against' with empty cells in a notebook; a Schafkopf row alone keeps them, as its table does."""
+    """Kratzen has no bonuses and its advice table no bonus columns, and a row alone in a notebook has none either, not
+    'bonuses made' and 'against' with empty cells; a Schafkopf row alone keeps them, as its table does."""
     advice = contract_advice("kratzen", "EA G7 HA HK", 1, "all", samples=4, seed=1, workers=1, seats=4)
     assert "bonuses made" not in str(advice) and "bonuses made" not in advice._repr_html_()
     for row in advice.rows:

@@ -867,8 +867,8 @@ def test_make_position_takes_hands_of_cards_as_it_takes_hands_of_tokens(kratzen)
 
 @pytest.mark.parametrize("contracts", [5, [5], ["Trump E", None], {"Trump E"}])
 def test_contract_advice_refuses_contracts_that_are_no_texts_by_name(contracts):
-    """contract_advice(..., contracts=5) raised TypeError ('int' object is not iterable) and [5] AttributeError,
-    not the StichError every other argument of the API raises."""
+    """contract_advice(..., contracts=5) and contracts=[5] are refused with the StichError every other argument of the
+    API raises, not a TypeError ('int' object is not iterable) or an AttributeError."""
     from solver.advice import contract_advice
 
     with pytest.raises(InvalidContractError, match=r"contracts are 'all', contract texts separated by commas, or a "
@@ -937,8 +937,9 @@ def test_contract_advice_takes_contracts_in_a_numpy_array():
 
 
 def test_position_setup_takes_a_numpy_seat_as_every_seat_argument_does(kratzen):
-    """position_setup, where the sampling bot and a bot of one's own start, refused np.int64(1) with 'seat
-    np.int64(1) is not a seat of this 3-seat deal', a message that contradicts itself."""
+    """position_setup, where the sampling bot and a bot of one's own start, takes np.int64(1) as every seat argument
+    does, not refusing it with 'seat np.int64(1) is not a seat of this 3-seat deal', a message that would contradict
+    itself."""
     from solver.sampling import draw_sample, position_setup
 
     by_numpy = position_setup(kratzen, np.int64(1), seed=3)
@@ -991,7 +992,8 @@ def test_draw_sample_refuses_a_sample_number_that_is_no_count(kratzen, k, tries,
 
 
 def test_draw_sample_refuses_what_is_no_sampling_setup(kratzen):
-    """A position where the setup belongs raised ``AttributeError: 'Position' object has no attribute 'game'``."""
+    """A position where the setup belongs is refused by name, not an ``AttributeError: 'Position' object has no
+    attribute 'game'``."""
     from solver.sampling import draw_sample
 
     with pytest.raises(StichError, match=r"setup must be a sampling setup \(solver\.sampling\.position_setup"
@@ -1094,8 +1096,8 @@ def test_every_time_limit_refuses_0_which_the_command_line_reads_as_no_limit(val
 
 
 def test_write_plot_and_write_tree_say_a_missing_folder_as_every_output_does(schafkopf, tmp_path):
-    """write_plot raised PIL's bare "No such file or directory" (and write_tree networkx's) for a file in a folder
-    that does not exist, where every other output of the API says the folder; they write whole files or none."""
+    """write_plot and write_tree say a folder that does not exist, as every other output of the API does, not PIL's (or
+    networkx's) bare "No such file or directory"; they write whole files or none."""
     missing = tmp_path / "nodir"
     analysis = solver.analyse_play(schafkopf)
     with pytest.raises(FileNotFoundError, match=r"cannot be written: the folder .*nodir does not exist"):

@@ -688,8 +688,8 @@ def test_advice_stopped_before_its_first_sample_names_no_best_in_its_repr():
 
 def test_the_opening_cards_table_points_to_card_advice_for_its_intervals_and_ties():
     """The single analysis's opening-card table settles ties by its order without a word and gives its means no
-    interval (a review): a line under it says so and points to ``--cards``, which ranks the cards with paired
-    intervals; a hand that does not lead has no table and no line."""
+    interval: a line under it says so and points to ``--cards``, which ranks the cards with paired intervals; a hand
+    that does not lead has no table and no line."""
     from typer.testing import CliRunner
 
     from cli.main import app
@@ -1013,9 +1013,9 @@ def test_a_card_and_a_card_set_take_a_format_spec_as_their_names_do():
 
 
 def test_a_position_made_of_wrong_parts_still_reprs():
-    """``solver.Position(game, rules, "x")`` is refused by every function that takes it, but its ``repr`` (a
-    debugger's, a traceback's local) raised ``AttributeError: 'str' object has no attribute 'is_over'``; it shows
-    the fields as given, as a broken PlayState does."""
+    """``solver.Position(game, rules, "x")`` is refused by every function that takes it, but its ``repr`` (a debugger's,
+    a traceback's local) shows the fields as given, as a broken PlayState does, not an ``AttributeError: 'str' object
+    has no attribute 'is_over'``."""
     position = solver.random_position("schafkopf", 3, 1, contract="Solo E")
     broken = solver.Position(position.game, position.rules, "x")
     assert repr(broken) == f"Position(game=Schafkopf, rules={position.rules!r}, state='x', played=())"

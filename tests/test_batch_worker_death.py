@@ -772,8 +772,8 @@ def test_only_bytes_that_are_no_dask_frame_are_said_to_be_another_protocol():
 
 
 def test_a_worker_gone_for_a_moment_mid_run_is_waited_for_not_said_to_have_left():
-    """A nanny restarts a killed worker within about a second, while the scheduler counts none: a recount in that
-    gap gave up at once under --worker-wait 0 (and said every worker left under any wait)."""
+    """A nanny restarts a killed worker within about a second, while the scheduler counts none: a recount in that gap
+    waits for it, not giving up at once under --worker-wait 0 nor saying every worker left under any wait."""
     from solver.workers import WORKER_RESTART_SECONDS, _wait_for_workers
 
     class Restarting:

@@ -177,8 +177,9 @@ def test_a_seeded_match_is_reproducible():
 
 
 def test_a_bot_of_ones_own_may_answer_with_a_card_or_a_token_and_an_illegal_one_is_named():
-    """``legal_cards()`` yields Cards, so a bot author's bot returns one (the match took only pack indices and failed
-    with a TypeError); a card that is not legal is a StichError naming the bot, the seat and the card."""
+    """``legal_cards()`` yields Cards, so a bot author's bot returns one, and the match takes it as it takes a pack
+    index or a token, not failing with a TypeError; a card that is not legal is a StichError naming the bot, the seat
+    and the card."""
 
     class FirstCard:
         name = "first"
@@ -210,8 +211,8 @@ def test_a_bot_of_ones_own_may_answer_with_a_card_or_a_token_and_an_illegal_one_
 
 
 def test_a_mean_of_two_boards_is_rounded_as_its_boards_add_up():
-    """Boards of 0 and +1.25 for the cheater make a mean of exactly 0.625, which the report wrote +0.62 (the float's
-    half-to-even rounding, which wrote 0.375 as +0.38): a reader adding the boards up rounds it to +0.63."""
+    """Boards of 0 and +1.25 for the cheater make a mean of exactly 0.625, which the report writes +0.63, as a reader
+    adding the boards up rounds it, not +0.62 (the float's half-to-even rounding, which would write 0.375 as +0.38)."""
     from solver.games.outcome import in_table_cell, signed_mean
 
     result = play_match("schafkopf", [make_bot(spec, seed=2) for spec in ("cheater", "random", "random", "random")],
@@ -1025,8 +1026,8 @@ def test_a_match_setup_spells_the_contract_and_flags_one_way_however_they_were_t
 
 
 def test_the_card_time_is_said_as_a_deadline_after_the_first_sample():
-    """The setup line said ``at most 0.05 s a card``, but the first sample always finishes (a Zwanzigerrufen opening
-    lead took 0.7 s under a deadline of 0.001 s): the line and ``--help`` say what the deadline is."""
+    """The first sample always finishes (a Zwanzigerrufen opening lead can take 0.7 s under a deadline of 0.001 s), so
+    the setup line and ``--help`` say what the deadline is, not ``at most 0.05 s a card``."""
     from typer.testing import CliRunner
 
     from solver.cli.main import app

@@ -329,8 +329,8 @@ def test_score_dd_of_a_finished_muss_deal_says_its_note_once(tmp_path):
 
 
 def test_solve_writes_every_objective_s_title_in_capitals():
-    """``solve -o all`` wrote ``score``, ``points`` and ``tricks (seat 1)`` beside ``Game`` and ``Valat against``:
-    every title is written as the bonuses' are, in the value table and the card and line tables' titles; the JSON
+    """``solve -o all`` writes every title as the bonuses' are (``Score``, ``Points`` and ``Tricks (seat 1)`` beside
+    ``Game`` and ``Valat against``, not ``score``), in the value table and the card and line tables' titles; the JSON
     keeps the identifiers."""
     text = run("solve", "-o", "all", "--cards", "--line", EXAMPLES / "settlement.tbn").stdout
     rows = [line.split("│")[1].strip() for line in text.splitlines() if line.startswith("│ ")]
@@ -498,8 +498,8 @@ def test_check_of_a_solo_speaks_of_one_declarer():
 
 
 def test_check_of_a_schafkopf_solo_speaks_of_one_declarer_and_names_the_bonuses_against():
-    """Schafkopf's schneider_against said "the declarers are held to 30 or less" of a Solo's one declarer, and it
-    and schwarz_against gave no name, where Zwanzigerrufen's say "(Absolut against)", "(Valat against)"."""
+    """Schafkopf's schneider_against speaks of a Solo's one declarer, not of "the declarers are held to 30 or less", and
+    it and schwarz_against give their names, as Zwanzigerrufen's say "(Absolut against)", "(Valat against)"."""
     (solo,) = documents("check", EXAMPLES / "schafkopf.tbn", "-b", "3")
     described = {c["bonus"]: c["description"] for c in solo["checks"]}
     assert described["schneider_against"] == "the defenders hold the declarer to 30 or less (Schneider against)"
@@ -2000,8 +2000,8 @@ def test_bench_table_says_which_deals_it_timed():
 
 
 def test_bench_json_spells_each_variant_value_as_the_game_does():
-    """bench --json wrote a --variant value as typed (``NO``) where match and a batch line write ``false``: one
-    flag, two spellings across the commands' documents."""
+    """bench --json writes a --variant value as the game spells it (``false``, not ``NO`` as typed), as match and a
+    batch line do: one flag, one spelling across the commands' documents."""
     args = ("bench", "-g", "kratzen", "-n", "1", "--time-limit", "0", "--variant", "Must_Undertrump=NO")
     [line] = documents(*args, "--json")
     assert line["variant"] == {"must_undertrump": "false"}
@@ -2282,8 +2282,8 @@ def test_a_kratzen_postmortems_note_names_an_objective_the_command_takes(tmp_pat
 
 
 def test_a_kratzen_postmortem_takes_the_pot_as_score_and_table_do(tmp_path):
-    """Graded by the score, a Kratzen post-mortem is in chips, but only a [Pot] tag gave it a pot: a record without
-    one graded every card at 0, unsaid. --pot sets it, as in score, table and analyse; a pot of 0 is said on stderr."""
+    """Graded by the score, a Kratzen post-mortem is in chips, and --pot gives it a pot, as in score, table and analyse,
+    not only a [Pot] tag (a record without one would grade every card at 0, unsaid); a pot of 0 is said on stderr."""
     record = tmp_path / "weli.tbn"
     record.write_text(KRATZEN_DEFENDER_THROWS_THE_WELI.replace('[Pot "12"]\n', ""))
     (tagged,) = documents("postmortem", record, "-o", "score", "--pot", "12")
@@ -3662,8 +3662,8 @@ def test_a_double_ctrl_c_stops_analyse_with_a_message_and_130_never_by_sigint_or
 
 
 def test_a_double_ctrl_c_stops_batch_with_its_message_and_130(tmp_path):
-    """batch's own handler raised its stop again on the second Ctrl-C, in the middle of the first's: a
-    KeyboardInterrupt traceback, or death by SIGINT (-2)."""
+    """The second Ctrl-C, in the middle of the first's stop, does not make batch's own handler raise its stop again: no
+    KeyboardInterrupt traceback, nor death by SIGINT (-2), but batch's message and 130."""
     deals, out = tmp_path / "deals.tbn", tmp_path / "out.jsonl"
     deals.write_text(run("deal", "--game", "zwanzigerrufen", "--seed", "3", "-n", "200").stdout)
     code, text = ctrl_c_on_a_terminal(["batch", str(deals), "--out", str(out), "-j", "2"],
@@ -3808,9 +3808,9 @@ def test_analyse_of_a_file_says_the_other_jobs_its_checkpoint_holds_once_at_its_
 
 @pytest.mark.parametrize("cards", [(), ("--cards",)])
 def test_analyse_of_a_file_holds_its_checkpoint_for_the_whole_run(tmp_path, monkeypatch, cards):
-    """Each record's journal took the checkpoint's lock and let it go, so a second run could take it between two
-    records and both appended to one file. The run holds it from its start to its end, as batch holds its output:
-    another process finds it held at every record, a second ``stich analyse`` at the same time is refused with the
+    """The run holds the checkpoint's lock from its start to its end, as batch holds its output, not each record's
+    journal taking and letting it go, which would let a second run take it between two records and both append to one
+    file: another process finds it held at every record, a second ``stich analyse`` at the same time is refused with the
     holder's name, and the lock is free again once the run is over."""
     import solver.cli.analyse as command
     import solver.sampling
