@@ -1032,9 +1032,9 @@ def test_a_numpy_pack_index_is_in_a_card_set_as_play_takes_it():
 
 
 def test_play_cards_and_make_position_take_numpy_pack_indices_as_play_does():
-    """``position.play(np.int64(i))`` plays a bot's argmax, but ``play_cards`` and ``make_position(play=...)``
-    refused the same indices in a list or a numpy array: "the cards to play are card tokens, as one string or a
-    list, not [np.int64(4)]", which a list it is."""
+    """``position.play(np.int64(i))`` plays a bot's argmax, and ``play_cards`` and ``make_position(play=...)`` take the
+    same indices in a list or a numpy array, not refusing them with "the cards to play are card tokens, as one string or
+    a list, not [np.int64(4)]", which a list it is."""
     position = solver.random_position("schafkopf", 3, 1, contract="Solo E")
     first = next(iter(position.legal_cards())).index
     second = next(iter(position.play(first).legal_cards())).index

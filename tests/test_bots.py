@@ -677,7 +677,7 @@ def test_the_match_text_after_a_time_limit_says_how_often_each_deal_was_to_be_pl
 
 
 def test_a_match_the_time_limit_stopped_says_the_boards_not_started_are_left_for_a_rerun(tmp_path):
-    """A time limit left boards unplayed without a word of them on stderr, nor of the checkpoint that keeps the ones
+    """A match the time limit stopped says on stderr the boards it left unplayed and the checkpoint that keeps the ones
     played: a rerun of the same command plays the rest, to the match an unstopped run plays."""
     import subprocess
     import sys
@@ -967,9 +967,9 @@ def test_a_resume_with_a_gap_keeps_the_deals_in_board_order(tmp_path):
 
 
 def test_a_match_report_says_what_the_bots_played_with_and_under_which_rules():
-    """A match's table and JSON named the bots by their spec alone: `sampling` with --samples 9 read as the
-    default's 50, and neither said what the bots played for (--plays-for), their --card-time, the --contract or the
-    --variant, so a published result could not say what made it."""
+    """A match's table and JSON say more of the bots than their spec alone (`sampling` with --samples 9 would read as
+    the default's 50): what the bots played for (--plays-for), their --card-time, the --contract and the --variant, so
+    that a published result says what made it."""
     from typer.testing import CliRunner
 
     from solver.cli.main import app
@@ -1547,9 +1547,8 @@ def test_a_match_takes_the_objective_by_the_name_every_command_gives_it():
 
 
 def test_a_kratzen_match_names_its_measure_tricks_as_solve_does(tmp_path):
-    """One meaning per flag: solve, tree and postmortem take -o tricks for Kratzen and refuse -o points, but match
-    refused -o tricks and took -o points for each seat's own tricks. Now match takes tricks (the bots' "points", so
-    a checkpoint written with -o points resumes under -o tricks) and refuses points for Kratzen, and tricks for a
+    """One meaning per flag: as solve, tree and postmortem do, match takes -o tricks for Kratzen (the bots' "points", so
+    a checkpoint written with -o points resumes under -o tricks) and refuses -o points for Kratzen, and tricks for a
     game with card points, in solve's words."""
     from test_cli import run
 
@@ -2219,8 +2218,8 @@ def test_a_bot_reads_the_declarer_1_based_and_the_trumps_in_their_ranking():
 
 
 def test_play_out_on_two_threads_leaves_sys_stdout_as_it_was():
-    """play_out swapped sys.stdout for stderr around every card: two threads playing at once left it stderr for good.
-    A library caller's stdout is its own: play_out leaves it alone, and what the bots print goes there."""
+    """A library caller's stdout is its own: play_out leaves sys.stdout alone, and what the bots print goes there, so
+    two threads playing at once cannot leave it stderr for good, as swapping it for stderr around every card would."""
     import io
     import sys
     import threading

@@ -253,9 +253,9 @@ def test_the_pot_0_note_is_said_once_on_stderr_and_kept_in_the_json(command, wha
 
 
 def test_the_pot_0_note_is_known_by_its_value_not_its_words():
-    """The text leaves the pot-0 note out under each record and says it once on stderr; it knew the note by its
-    words' start (``pot 0:``), which two writers wrote each in their own, and which other notes share (match's,
-    advice's). It is known by the values its writers use, and other notes on a pot of 0 are kept."""
+    """The text leaves the pot-0 note out under each record and says it once on stderr. It knows the note by the values
+    its writers use, not by its words' start (``pot 0:``), which two writers write each in their own and which other
+    notes share (match's, advice's): other notes on a pot of 0 are kept."""
     from cli.render import is_pot_zero_note
 
     (solved,) = documents("solve", "-o", "score", EXAMPLES / "kratzen.tbn", "--board", "3")
@@ -485,8 +485,8 @@ def test_an_objective_the_deal_decides_says_where_its_answer_is():
 
 
 def test_check_of_a_solo_speaks_of_one_declarer():
-    """A Solo's check said "the defenders hold the declarers to 32" of the one soloist (the score said "the
-    declarer" already); each bonus's description also gives the rule book's name (Absolut against, Pagat Ultimo)."""
+    """A Solo's check speaks of the one soloist as "the declarer", as the score does, not "the defenders hold the
+    declarers to 32"; each bonus's description also gives the rule book's name (Absolut against, Pagat Ultimo)."""
     (document,) = documents("check", EXAMPLES / "zwanzigerrufen.tbn", "-b", "3")
     described = {c["bonus"]: c["description"] for c in document["checks"]}
     assert described["absolut_against"] == "the defenders hold the declarer to 32 or less (Absolut against)"
@@ -916,9 +916,9 @@ def test_an_objective_the_record_has_not_is_the_flags_error_in_every_command_tha
 
 @pytest.mark.parametrize("command", ["solve", "postmortem"])
 def test_an_objective_of_another_game_is_said_once_for_the_records_of_a_game(command):
-    """``-o schneider`` on the 7 Zwanzigerrufen examples said 7 near-identical lines, one a record naming its
-    contract's choices: it is said once, with the game's choices, as a refused ``--variant`` is, and each record
-    still gets its --json line with its own contract's words (postmortem: ``-o tricks``, Kratzen's measure)."""
+    """``-o schneider`` on the 7 Zwanzigerrufen examples is said once, with the game's choices, as a refused
+    ``--variant`` is, not in 7 near-identical lines, one a record naming its contract's choices; each record still gets
+    its --json line with its own contract's words (postmortem: ``-o tricks``, Kratzen's measure)."""
     path = EXAMPLES / "zwanzigerrufen.tbn"
     objective, owner = ("schneider", "Schafkopf") if command == "solve" else ("tricks", "Kratzen")
     result = run(command, path, "-o", objective, code=1)
@@ -1826,7 +1826,7 @@ def test_bench_refuses_to_write_its_run_over_the_run_it_compares_with(tmp_path, 
 
 
 def test_bench_refuses_out_as_the_file_compare_reads_on_standard_input(tmp_path):
-    """``--compare - --out base.json < base.json`` read the baseline and then replaced it: refused, saying so."""
+    """``--compare - --out base.json < base.json`` would read the baseline and then replace it: refused, saying so."""
     baseline = tmp_path / "base.json"
     baseline.write_text("a baseline\n")
     with open(baseline, "rb") as stdin:
@@ -1971,8 +1971,9 @@ def test_bench_compare_says_another_version_or_time_limit_and_a_saved_line_at_it
 
 
 def test_bench_compare_reads_standard_input_and_refuses_a_file_larger_than_any_run(tmp_path, monkeypatch):
-    """--compare - said "-: No such file or directory", where every command reads - as standard input; and
-    --compare /dev/zero read for ever, until the process ran out of memory (said as a --table-mb problem)."""
+    """--compare - reads standard input, as every command reads -, not a file named "-"; and --compare /dev/zero is
+    refused as larger than any run, not read for ever until the process runs out of memory (said as a --table-mb
+    problem)."""
     saved = tmp_path / "before.json"
     run("bench", "-g", "kratzen", "-n", "1", "--time-limit", "0", "--out", saved)
     result = runner.invoke(app, ["bench", "-g", "kratzen", "-n", "1", "--time-limit", "0", "--compare", "-",
@@ -2159,7 +2160,8 @@ def test_score_dd_text_of_unfinished_kratzen_deals():
 
 
 def test_score_dd_counts_one_trick_in_the_singular(tmp_path):
-    """`score --dd` said "the attacker forces his 1 tricks"; seed 1's three-seat deal lets the attacker force one."""
+    """`score --dd` counts one trick in the singular, not "the attacker forces his 1 tricks": seed 1's three-seat deal
+    lets the attacker force one."""
     path = tmp_path / "one.tbn"
     path.write_text(run("deal", "-g", "kratzen", "--pot", "12").stdout, encoding="utf-8")
     text = " ".join(run("score", path, "--dd").stdout.split())
@@ -2242,10 +2244,9 @@ def test_a_postmortem_record_that_failed_has_a_json_line_saying_so(tmp_path):
 
 
 def test_postmortem_names_the_measure_as_solve_does(tmp_path):
-    """One meaning per flag: postmortem took -o points for a Kratzen record (each mover's tricks) and refused
-    -o tricks, while solve and tree call Kratzen's measure tricks and refuse points. Now -o tricks grades a Kratzen
-    record as the default does, and -o points on it (or -o tricks on a game with card points) is refused in solve's
-    words, pointed at the record."""
+    """One meaning per flag: as solve and tree call Kratzen's measure tricks and refuse points, postmortem's -o tricks
+    grades a Kratzen record as the default does, and -o points on it (or -o tricks on a game with card points) is
+    refused in solve's words, pointed at the record."""
     record = tmp_path / "weli.tbn"
     record.write_text(KRATZEN_DEFENDER_THROWS_THE_WELI)
     assert documents("postmortem", record, "-o", "tricks") == documents("postmortem", record)
@@ -2417,8 +2418,8 @@ def test_every_field_json_md_names_is_a_field_of_the_schema() -> None:
 
 
 def test_the_docs_example_documents_are_valid_json_under_the_schema():
-    """A document shown in the docs is one a program may copy: it parses, and the schema takes it (an edit once
-    left it invalid)."""
+    """A document shown in the docs is one a program may copy: it parses, and the schema takes it, so an edit cannot
+    leave it invalid unseen."""
     shown = [line for page in sorted((ROOT / "docs").glob("*.md")) + [ROOT / "README.md"]
              for line in page.read_text(encoding="utf-8").splitlines() if line.startswith('{"schema":"stich-result/')]
     assert shown
@@ -3269,9 +3270,9 @@ def test_force_color_in_a_pipe_colours_only():
 
 
 def test_a_cr_only_record_on_a_pipe_is_answered_when_its_blank_line_arrives():
-    """A CR-only record written to standard input, the pipe kept open: solve answers it as soon as its blank line
-    is there (the stream's readline waited for an LF, which a CR-only file has none of, or for 400 KB or the end),
-    and the CR LF record after it, whose CR and LF come in two writes, is read as one line end."""
+    """A CR-only record written to standard input, the pipe kept open: solve answers it as soon as its blank line is
+    there (the stream's readline would wait for an LF, which a CR-only file has none of, or for 400 KB or the end), and
+    the CR LF record after it, whose CR and LF come in two writes, is read as one line end."""
     import select
 
     record = '[Game "Kratzen"]\r[Board "{n}"]\r[Deal "EA EK EO / GA GK GO / HA HK HO"]\r[Contract "Trump E"]\r\r'
@@ -3757,9 +3758,9 @@ def test_every_record_after_a_refused_checkpoint_has_a_failed_json_line(tmp_path
 
 
 def test_a_checkpoint_line_of_one_record_that_is_broken_stops_only_that_record(tmp_path):
-    """A checkpoint line whose sums are broken belongs to one record's analysis: the refusal said once for the file
-    (a checkpoint in use or not one) stopped at it too, answering record 1 and saying "4 more records not answered".
-    Only record 2 is refused; records 1, 3, 4 and 5 are answered as in the run that wrote the checkpoint."""
+    """A checkpoint line whose sums are broken belongs to one record's analysis: only record 2 is refused, and records
+    1, 3, 4 and 5 are answered as in the run that wrote the checkpoint, not stopped at it as by a refusal said once for
+    the file (a checkpoint in use or not one), answering record 1 and saying "4 more records not answered"."""
     def answered(lines: list[dict]) -> list[dict]:
         return [{name: value for name, value in line.items() if name != "seconds"} for line in lines]
 
@@ -4353,7 +4354,8 @@ def test_batch_caps_its_error_messages_and_keeps_every_error_line_in_its_output(
 
 
 def test_play_given_unquoted_with_equals_says_how_to_quote_it():
-    """``--play=HK T1`` left T1 an extra argument, said bare: the hint matched ``--play HK`` alone."""
+    """``--play=HK T1`` leaves T1 an extra argument: it is said with the hint to quote the cards, not bare (a hint that
+    matched ``--play HK`` alone)."""
     said = " ".join(run("solve", EXAMPLES / "valat.tbn", "--play=HK", "T1", code=2).stderr.split())
     assert "Got unexpected extra argument(s) (T1); --play takes its cards as one quoted string: --play \"HK T1\"" \
         in said, said

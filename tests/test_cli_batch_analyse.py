@@ -81,8 +81,8 @@ def test_batch_json_prints_the_runs_summary_as_one_document(tmp_path):
 
 def test_batch_says_the_notes_of_its_lines_once_each(tmp_path):
     """Kratzen deals written by ``stich deal`` without ``--pot`` have no pot, so every score settles at 0: ``solve``
-    says so under each answer, but batch wrote it only into the lines' ``notes`` and a researcher read 120 zeros as
-    results. It says each note once on stderr with its count (the lines keep theirs); with ``--pot`` there is none."""
+    says so under each answer, and batch says each note once on stderr with its count (the lines keep theirs), not only
+    in the lines' ``notes``, where a researcher would read 120 zeros as results; with ``--pot`` there is none."""
     deals = tmp_path / "deals.tbn"
     write_deals(deals, 5)
     note = "pot 0: every line settles at 0 (give the record a [Pot] tag, or --pot CHIPS)"
@@ -478,7 +478,7 @@ def test_batch_with_a_variant_flag_no_game_has_is_a_usage_error(tmp_path):
 
 def test_analyse_says_a_seat_pot_or_announcement_the_named_game_lacks_as_a_usage_error_of_its_option():
     """Without a FILE every input is an option, checked against --game as --declarer is (exit 2, the option named):
-    contract advice once blamed --declarer for a bad --seat, and a plain analysis said --seat, --known, --pot and
+    contract advice does not blame --declarer for a bad --seat, nor a plain analysis say --seat, --known, --pot and
     --announce as bad data (exit 1) without naming the option."""
     hand = ["analyse", "--game", "schafkopf", "--hand", "EU E8 E7 GK GO HA H9 SU", "--samples", "2", "--workers", "1"]
     cases = [

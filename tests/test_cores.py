@@ -270,7 +270,7 @@ def _worker_settlement_alone(job: int) -> tuple[int, int, bool, bool]:
 
 
 def test_a_worker_searching_the_score_alone_makes_no_points_table_to_size_its_settlement_engine() -> None:
-    """Contract advice searches only the settlement, but its workers made a points engine, a table of the run's size,
+    """Contract advice searches only the settlement, so its workers make no points engine, a table of the run's size,
     only to read its size and threads: the settlement engine is made of them, the same one a points search then
     shares."""
     found: list[tuple[int, int, bool, bool]] = []
