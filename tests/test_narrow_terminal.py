@@ -80,8 +80,8 @@ def test_a_reason_that_rich_would_wrap_to_three_lines_goes_below_the_table(width
 
 
 def test_a_contract_table_at_60_columns_puts_its_long_reasons_below_it_as_numbered_notes():
-    """At 60 columns a "not biddable" reason folded into a column of 11: fifteen lines for one contract, a table as
-    tall as the terminal. The reasons are numbered notes under the table, whose rows are one line each again; piped
+    """At 60 columns a "not biddable" reason folded into a column of 11 would take fifteen lines for one contract, a
+    table as tall as the terminal: the reasons are numbered notes under the table, whose rows are one line each; piped
     without COLUMNS the table keeps them in their cells."""
     lines = _on_terminal("table", str(EXAMPLES / "valat.tbn"), width=60)
     assert not _too_wide(lines, 60), _too_wide(lines, 60)
@@ -525,9 +525,9 @@ def test_the_postmortem_shortens_before_and_after_together():
 
 
 def test_the_postmortem_puts_long_bonuses_lost_below_its_tables_as_numbered_notes():
-    """At 60 columns the ``lost`` column folded its bonuses mid-word (``valat_a``/``gainst``, ``pagat_u``/``ltimo``):
-    where one would not stay readable in its cell, the bonuses go below the table as numbered notes, whole; a pipe
-    without ``COLUMNS`` keeps them in their boxed cells."""
+    """At 60 columns the ``lost`` column does not fold its bonuses mid-word (``valat_a``/``gainst``,
+    ``pagat_u``/``ltimo``): where one would not stay readable in its cell, the bonuses go below the table as numbered
+    notes, whole; a pipe without ``COLUMNS`` keeps them in their boxed cells."""
     lost = "Valat against + Pagat Ultimo together (handed over)"
     lines = _on_terminal("postmortem", str(EXAMPLES / "zwanzigerrufen.tbn"), "-r", "6", width=60)
     assert not _too_wide(lines, 60), _too_wide(lines, 60)
@@ -573,8 +573,8 @@ def test_no_bonuses_lost_cell_of_the_postmortem_takes_more_than_two_lines(width)
 
 @pytest.mark.parametrize("width", [40, 60, 80])
 def test_a_bonuses_lost_text_met_again_takes_the_number_of_its_note(width):
-    """Board 7's card table numbered its three bonuses lost ``[1] valat``, ``[2] valat (handed over)``, ``[3] valat``:
-    the same text twice under the table. Cells of the same text share one note."""
+    """Cells of the same text share one note: board 7's card table numbers its three bonuses lost with two notes, not
+    ``[1] valat``, ``[2] valat (handed over)``, ``[3] valat``, the same text twice under the table."""
     lines = _on_terminal("postmortem", str(EXAMPLES / "zwanzigerrufen.tbn"), "-b", "7", width=width)
     notes = [line for line in lines if line.startswith("[")]
     assert notes == ["[1] Valat", "[2] Valat (handed over)"] * 2, notes  # the card table's, the per-seat table's

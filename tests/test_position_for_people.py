@@ -94,8 +94,8 @@ def test_a_finished_deal_shows_the_hands_as_dealt():
 
 
 def test_a_diagram_with_long_hands_wraps_its_card_lines_to_fit_80_columns():
-    """Ten tarocks in a hand drew an 82-column diagram (a 30-column trumps line in the middle column beside a
-    24-column one on the left), which an 80-column terminal broke across lines: the longest card lines wrap, under
+    """Ten tarocks in a hand would draw an 82-column diagram (a 30-column trumps line in the middle column beside a
+    24-column one on the left), which an 80-column terminal breaks across lines: the longest card lines wrap, under
     their first card, and every card is still there."""
     deal = ("1: TS T21 T20 T19 T18 T17 T16 T15 T14 T13 / T12 T11 T10 T9 T8 T7 T6 T5 T4 T1 / "
             "SK SQ SN SJ SG CK CQ CN CJ CG / HK HQ HN HJ HG DK DQ DN DJ DG")
@@ -433,8 +433,8 @@ def test_a_result_gives_its_card_values_and_line_as_cards():
 
 
 def test_a_kratzen_position_names_its_attacker_in_its_repr():
-    """A Kratzen position's repr said "declarer 1", a word Kratzen does not have (RULES.md 3.2: the attacker), while
-    its diagram, its post-mortem's repr and every command name the attacker."""
+    """A Kratzen position's repr names the attacker (RULES.md 3.2), as its diagram, its post-mortem's repr and every
+    command do, not "declarer 1", a word Kratzen does not have."""
     position = solver.make_position("Kratzen", "1: EO E9 SU SZ / GA HA HU S7 / EK G8 HO SK", "Trump S", declarer=2)
     assert repr(position) == "<Position Kratzen Trump S, attacker 2; trick 1 of 4, seat 2 to play>"
     assert repr(position.rules) == "<KratzenRules Kratzen Trump S, attacker 2, 3 seats>"  # and so do its rules

@@ -177,8 +177,8 @@ def test_a_notebook_stores_a_post_mortem_s_plot_once():
 
 
 def test_a_notebook_s_post_mortem_plot_shrinks_to_a_narrower_output_area():
-    """The plot, some 990 px wide, ran past a narrower notebook output (its legend cut off at 900 px): in the HTML
-    it scales down by its viewBox, and ``plot_svg`` keeps matplotlib's own size."""
+    """The plot, some 990 px wide, scales down by its viewBox in the HTML, so it does not run past a narrower notebook
+    output (its legend cut off at 900 px); ``plot_svg`` keeps matplotlib's own size."""
     analysis = analyse_play(next(iter(solver.read_positions(EXAMPLES / "schafkopf.tbn"))))
     embedded = analysis._repr_html_()
     start = embedded.index("<svg")
@@ -398,10 +398,9 @@ def _drawn_texts(analysis: PlayAnalysis) -> dict[str, object]:
 
 
 def test_the_plot_names_the_thresholds_as_players_do():
-    """The plot named its lines by the JSON's identifiers (``schneider_against 31``); they are the players' names,
-    the other side's with ``against`` so that the two Schneider lines do not read alike (Schafkopf board 7 by card
-    points: the defenders' Schneider at 31, the declarers' at 91, their Schwarz at the top). The SVG ids keep the
-    identifiers."""
+    """The plot names its lines by the players' names, not the JSON's identifiers (``schneider_against 31``), the other
+    side's with ``against`` so that the two Schneider lines do not read alike (Schafkopf board 7 by card points: the
+    defenders' Schneider at 31, the declarers' at 91, their Schwarz at the top). The SVG ids keep the identifiers."""
     from solver.plot import plot_figure
 
     position = next(p for p in solver.read_positions(EXAMPLES / "schafkopf.tbn") if p.record.get("Board") == "7")
@@ -648,9 +647,9 @@ def test_an_unknown_mplbackend_is_said_in_one_line_before_the_analysis(tmp_path)
 
 
 def test_matplotlib_loads_after_a_failed_import_once_mplbackend_is_mended():
-    """A failed import leaves matplotlib's submodules behind, and a second import in the same process then failed
-    on one of them (no attribute '_docstring'); the failure drops them, so the call after ``MPLBACKEND`` is unset
-    loads matplotlib. In a fresh process: matplotlib reads the variable once, when it is first imported."""
+    """A failed import leaves matplotlib's submodules behind, on one of which a second import in the same process would
+    fail (no attribute '_docstring'); the failure drops them, so the call after ``MPLBACKEND`` is unset loads
+    matplotlib. In a fresh process: matplotlib reads the variable once, when it is first imported."""
     import os
     import subprocess
     import sys
@@ -1863,8 +1862,8 @@ def test_the_plot_s_legend_says_whose_cost_a_label_s_minus_is(tmp_path):
 
 
 def test_the_kratzen_plot_names_the_attacker_as_the_text_does(tmp_path):
-    """The text's header said "Kratzen Trump S, attacker 1" (RULES.md 3.2: seat 1 is the attacker, the Schlaeger),
-    the plot's title and legend "declarer 1" and "seat 1 (declarer)"."""
+    """The plot's title and legend name the attacker, as the text's header does ("Kratzen Trump S, attacker 1"; RULES.md
+    3.2: seat 1 is the attacker, the Schlaeger), not "declarer 1" and "seat 1 (declarer)"."""
     path = tmp_path / "k.tbn"
     path.write_text(KRATZEN_WITH_POT, encoding="utf-8")
     (position,) = solver.read_positions(path)
@@ -1977,8 +1976,8 @@ def test_the_readmes_postmortem_example_is_what_the_command_prints(monkeypatch, 
 
 
 def test_the_kratzen_legend_names_its_cross_a_target_not_a_bonus(tmp_path):
-    """Kratzen has no bonuses, only each seat's own trick target (RULES.md 3.3), yet the legend explained the cross
-    on the attacker's lost target as "bonus thrown away or handed over"."""
+    """Kratzen has no bonuses, only each seat's own trick target (RULES.md 3.3), so the legend explains the cross on the
+    attacker's lost target as a target, not as "bonus thrown away or handed over"."""
     position = solver.make_position("kratzen", KRATZEN_DEAL, "Trump S", declarer=1, play="SU S7 SK")
     analysis = analyse_play(position)
     assert analysis.cards[0].bonuses_lost == ("target",)

@@ -168,8 +168,8 @@ GK G7 G8 GZ
 
 
 def test_samples_all_alike_are_said_to_give_no_interval() -> None:
-    """Seat 1's payment is +1 on 154 of the 160 deals its view allows and +2 on 6 (exact mean +1.0375): ten samples
-    that all pay +1 once read "95% interval +1.00 .. +1.00", a certainty the samples do not show."""
+    """Seat 1's payment is +1 on 154 of the 160 deals its view allows and +2 on 6 (exact mean +1.0375): ten samples that
+    all pay +1 are said to give no interval, not "95% interval +1.00 .. +1.00", a certainty the samples do not show."""
     from rich.console import Console
 
     from cli.analyse import render_analysis

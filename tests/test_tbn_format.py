@@ -776,11 +776,11 @@ def test_iter_records_skips_a_bad_record():
 
 
 def test_stray_text_after_a_bad_record_is_reported_not_skipped():
-    """After a bad record the reader skipped every block up to one that starts with a tag or a comment, unsaid: a
-    line of stray text, and even a whole record whose first tag lost its '[' (which is an error after a good
-    record), vanished from the batch. Now the bad record ends at its blank line and what follows is read as after
-    any record: a run of stray blocks is reported at its first block's line and column (the 'hello' block after it
-    is of the same run), the records after it still read."""
+    """After a bad record no block is skipped unsaid up to one that starts with a tag or a comment, which would make a
+    line of stray text, and even a whole record whose first tag lost its '[' (which is an error after a good record),
+    vanish from the batch: the bad record ends at its blank line and what follows is read as after any record. A run of
+    stray blocks is reported at its first block's line and column (the 'hello' block after it is of the same run), the
+    records after it still read."""
     text = ('[Game "Kratzen"]\n[Deal "oops]\n\n'
             'Game "Schafkopf"]\n[Board "2"]\n\n'
             'hello world\n\n'
