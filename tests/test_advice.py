@@ -1236,7 +1236,7 @@ def test_a_bonus_the_contract_could_make_but_never_made_is_listed_at_0_with_its_
     assert ("never made in 30 samples, so each below 11% (the top of its 95% interval): Schneider, Schwarz (Wenz, "
             "Solo E)") in text
     assert "0% (0-11%) schneider" not in text  # the table's cells keep the bonuses made
-    # one sample is said in the singular (it read 'never made in 1 samples')
+    # one sample is said in the singular (not 'never made in 1 samples')
     one = contract_advice("schafkopf", "EU E8 E7 GK GO HA H9 SU", 1, "Wenz, Solo E", samples=1, seed=1, workers=1)
     console = Console(width=200, record=True)
     render_advice(one.as_dict(), console)

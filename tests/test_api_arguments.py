@@ -367,7 +367,7 @@ def test_the_rules_asked_for_the_score_say_where_it_is_answered():
     with pytest.raises(InvalidContractError, match=r"the score is the settlement that solve searches .*not an "
                                                    r"objective of the rules \(for Kratzen Trump S: tricks\)"):
         position.objective("score")
-    # nor is the score offered among the choices of a name they lack (it read "choose from: score, tricks")
+    # nor is the score offered among the choices of a name they lack (not "choose from: score, tricks")
     with pytest.raises(InvalidContractError, match=r"choose from: tricks; solve and tree also take 'score'\)"):
         position.objective("valat")
     assert solver.solve(position, "score").total == 0

@@ -449,7 +449,7 @@ def test_a_played_deal_and_a_mean_of_a_match_print_and_render_for_people():
     result = play_match("kratzen", [RandomBot(), RandomBot(), CheaterBot()], boards=3, pot=4)
     deal = result.deals[0]
     payments = " ".join(f"{paid:+d}" if paid else "0" for paid in deal.payments)
-    # Kratzen's declarer is the attacker, as the match report says (they said "declarer 1, side seat 1")
+    # Kratzen's declarer is the attacker, as the match report says (not "declarer 1, side seat 1")
     assert repr(deal) == f"<PlayedDeal board 1, rotation 0: {deal.contract}, attacker seat 1; payments {payments}>"
     shown = _Cells(deal._repr_html_())
     assert shown.paragraphs == [f"board 1, rotation 0: {deal.contract}, attacker seat 1"]
@@ -459,7 +459,7 @@ def test_a_played_deal_and_a_mean_of_a_match_print_and_render_for_people():
     assert shown.rows[4] == ["trick", "cards in playing order"]
     assert shown.rows[5:] == [[str(number), " ".join(deal.play[3 * number - 3:3 * number])]
                               for number in range(1, len(deal.play) // 3 + 1)]
-    # a French pack's cards as the hand diagram writes them, a side's seats after the declarer (they said "DJ DN")
+    # a French pack's cards as the hand diagram writes them, a side's seats after the declarer (not "DJ DN")
     french = play_match("zwanzigerrufen", [RandomBot()] * 4, boards=1).deals[0]
     assert repr(french).startswith("<PlayedDeal board 1, rotation 0: Normal T20, declarer seat 1, side 1+2; ")
     tricks = _Cells(french._repr_html_()).rows[6:]
@@ -882,7 +882,7 @@ def test_a_strategy_tree_prints_and_renders_what_it_is_of_and_its_root_s_cards()
     assert str(type(tree)()) == "strategy tree of 0 cards from the deal's start, 0 nodes"  # one made by hand
     rufer = list(solver.read_positions(VALAT.parent / "schafkopf.tbn"))[5]  # board 6: one card played
     assert str(solver.strategy_tree(rufer, 2)).splitlines()[0] == \
-        "Schafkopf Rufer G: strategy tree of 2 cards after 1 card played, 5 nodes"  # it read '1 cards played'
+        "Schafkopf Rufer G: strategy tree of 2 cards after 1 card played, 5 nodes"  # not '1 cards played'
     past = solver.strategy_tree(rufer, 10)  # 7 cards left: not "of 10 cards", nor a depth attribute of 10
     assert str(past).splitlines()[0] == \
         "Schafkopf Rufer G: strategy tree of the 7 cards left after 1 card played, 15 nodes"
@@ -1051,7 +1051,7 @@ def test_a_card_given_as_an_int_enum_member_is_played_and_kept_as_its_number(val
     assert repr(played.played) == repr(valat.played + (legal,)) and played == valat.play(legal)
     made = solver.Position(valat.game, valat.rules, played.state, played=valat.played + (Chosen.FIRST,))
     assert repr(made.played) == repr(played.played) and made == played
-    import numpy  # a played tuple of numpy integers is kept as plain ints too (it printed np.int64(5))
+    import numpy  # a played tuple of numpy integers is kept as plain ints too (not np.int64(5))
 
     made = solver.Position(valat.game, valat.rules, played.state, played=tuple(map(numpy.int64, played.played)))
     assert repr(made.played) == repr(played.played) and made == played

@@ -283,7 +283,7 @@ def test_kratzen_tables_of_three_to_six(seats):
     view = c.post("/api/position", json={"board": dealt["open"], "moves": []}).json()
     assert view["seats"] == seats and len(view["hands"]) == seats and view["per_seat"]
     assert all(len(hand["cards"]) == 4 for hand in view["hands"])
-    # every seat plays for itself: the others are no "defenders", and no seat has card points (they read 0)
+    # every seat plays for itself: the others are no "defenders", and no seat has card points (not 0)
     assert [hand["side"] for hand in view["hands"]] == ["attacker"] + [None] * (seats - 1)
     assert [hand["points"] for hand in view["hands"]] == [None] * seats
     assert view["score_unit"] == "chips"  # the page's words for the score: a Kratzen attacker is paid in chips
@@ -751,7 +751,7 @@ def test_a_named_file_replaced_while_served_by_a_pipe_or_a_huge_file_is_refused(
     assert listed["boards"] == [] and listed["error"] == (
         f"{served}: not a regular file now (a pipe is at its name); the board reads only regular files")
     served.unlink()
-    served.mkdir()  # a directory is said in the same words (it was "Is a directory: 8", a descriptor's number)
+    served.mkdir()  # a directory is said in the same words (not "Is a directory: 8", a descriptor's number)
     assert c.get("/api/start").json()["files"][0]["error"] == (
         f"{served}: not a regular file now (a folder is at its name); the board reads only regular files")
     served.rmdir()

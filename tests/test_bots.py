@@ -1577,7 +1577,7 @@ def test_a_kratzen_match_names_its_measure_tricks_as_solve_does(tmp_path):
     assert len(checkpoint.read_text().splitlines()) == 3  # the header and one line a board: board 1 was not replayed
 
 
-#: ``stich match`` as it printed this match before it stopped keeping its deals (commit 09648ed): the report, and a
+#: ``stich match``'s output of this match as a run that keeps every deal prints it: the report, and a
 #: digest of its JSON document without ``engine_builds`` (``json.dumps(document, sort_keys=True)``: the keys' order in
 #: the line is free; the engine's build differs from one compiled copy to another)
 FROZEN_MATCH = ("match", "--game", "kratzen", "--bots", "random,cheater,random", "-n", "5", "--pot", "3", "--seed",

@@ -642,7 +642,7 @@ def test_check_schafkopf_and_kratzen():
         (1, 2, 2, True), (2, 0, 1, False), (3, 1, 1, True)]
     out = run("check", EXAMPLES / "kratzen.tbn", "-b", "1").stdout
     assert "guarantees 2 tricks, needs 2" in out
-    # the score under the targets is the attacker's own payment in chips (it printed a bare "+6": whose?)
+    # the score under the targets is the attacker's own payment in chips (not a bare "+6": whose?)
     assert "score (double dummy): +6 chips, attacker seat 1's own payment" in \
         run("check", EXAMPLES / "kratzen.tbn", "-b", "1", "--pot", "12").stdout
     assert "score (double dummy): +90 game units\n" in run("check", EXAMPLES / "valat.tbn").stdout  # a side's
@@ -2942,7 +2942,7 @@ def test_help_lists_every_command_with_its_line_and_no_type_names():
 
 
 def test_no_option_shows_a_type_name_for_its_value():
-    # --announce showed TEXT, a type, where every other option names what it takes (CARDS, SEAT, MB, NAME=VALUE)
+    # --announce names what it takes, as every other option does (CARDS, SEAT, MB, NAME=VALUE), not TEXT, a type
     from solver.cli.main import COMMANDS
 
     for name, _, _ in COMMANDS:
@@ -3539,8 +3539,8 @@ def test_a_table_too_wide_for_the_terminal_loses_no_value():
 
 
 def test_a_table_with_unwrapped_columns_keeps_its_wrapping_columns_at_80():
-    # the contract advice's figures do not wrap where the table fits with them whole (130 columns): rich squeezed its
-    # "bonuses made" and "against" columns to a border's width and printed them empty; at 80, where it cannot fit,
+    # the contract advice's figures do not wrap where the table fits with them whole (130 columns), nor are its
+    # "bonuses made" and "against" columns squeezed to a border's width and printed empty; at 80, where it cannot fit,
     # the other columns wrap, a figure with its interval stays whole, and still no column is squeezed to nothing
     hand = ("--game", "schafkopf", "--hand", "EU E8 E7 GK GO HA H9 SU", "--seat", "1", "--contract", "all")
     for columns in ("130", "80"):
@@ -4013,7 +4013,7 @@ def test_hostile_option_values_and_environments_give_messages_not_tracebacks(tmp
         result = run(*args, code=2)
         assert "Invalid value" in result.stderr or "Usage" in result.stderr, args
     assert not (tmp_path / "out.tbn").exists()
-    if os.path.exists("/dev/full"):  # a checkpoint that cannot be written is named (it was called "<stdout>")
+    if os.path.exists("/dev/full"):  # a checkpoint that cannot be written is named (not "<stdout>")
         full = run("analyse", EXAMPLES / "valat.tbn", "--seat", "1", "-n", "2", "-j", "1", "--checkpoint", "/dev/full",
                    code=1)
         assert full.stderr.startswith("stich: /dev/full: No space left on device")

@@ -160,7 +160,7 @@ def test_the_diagram_says_the_announcements_and_the_pot_the_score_reads(tmp_path
                        'SK"]\n[Contract "Trump S"]\n[Declarer "1"]\n', encoding="utf-8")
     assert run("solve", kratzen).stdout.splitlines()[2:4] == [
         "pot: 12 chips, each trick pays 3", "targets: attacker seat 1 2 tricks, every other seat 1 trick"]
-    # a pot of one chip is said in the singular, here and by score (it read 'pot: 1 chips')
+    # a pot of one chip is said in the singular, here and by score (not 'pot: 1 chips')
     assert run("show", kratzen, "--pot", "1").stdout.splitlines()[2].startswith("pot: 1 chip, ")
     assert run("score", EXAMPLES / "kratzen.tbn", "--dd", "-b", "3", "--pot", "1").stdout.splitlines()[1] == \
         "pot: 1 chip"

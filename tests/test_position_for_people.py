@@ -47,11 +47,11 @@ def test_the_diagram_shows_every_hand_by_suit_with_signs_and_who_is_to_play():
     assert "| 1: ♥K led" in text and "| seat 2 to play" in text and "| trick 1 of 5" in text
     assert "T 1" in lines[middle + 1] and "♥ -" in text  # seat 2: the Pagat, void in hearts
     assert "won 0 tricks, 0 points" in text
-    # one trick of one card point (T4 and three Glatzen) is said in the singular; it read '1 points'
+    # one trick of one card point (T4 and three Glatzen) is said in the singular, not '1 points'
     one = solver.make_position("zwanzigerrufen", "1: T4 T5 / SG SJ / CG CJ / HG HJ", "Solo", play="T4 SG CG HG")
     assert "won 1 trick, 1 point" in str(one) and "1 points" not in str(one)
     last = solver.make_position("zwanzigerrufen", "1: T4 / SG / CG / HG", "Solo", play="T4 SG CG HG")
-    assert "| after 1 trick;" in str(last)  # an ending of one trick, over: it read 'after 1 tricks;'
+    assert "| after 1 trick;" in str(last)  # an ending of one trick, over, not 'after 1 tricks;'
     # without suit signs (an ASCII terminal) the letters stand in
     assert "H -" in diagram(ending("HK"), signs=False) and "♥" not in diagram(ending("HK"), signs=False)
 

@@ -564,7 +564,7 @@ def test_each_format_is_written(tmp_path, suffix, magic):
 def test_kratzen_plot_counts_tricks_against_the_target(tmp_path):
     position = solver.make_position("kratzen", KRATZEN_DEAL, "Trump S", declarer=1, play="SU S7 SK")
     analysis = analyse_play(position)
-    # the attacker's target, named as "kept" and the crossed-out labels name it (it read "tricks 2")
+    # the attacker's target, named as "kept" and the crossed-out labels name it (not "tricks 2")
     assert analysis.measure == "tricks" and analysis.thresholds == (("target", 2),) and analysis.maximum == 4
     path = write_plot(analysis, tmp_path / "k.svg")
     # the target decides the attacker's game: drawn as the game's line, and not twice

@@ -299,7 +299,7 @@ def test_a_tout_is_won_only_by_every_trick() -> None:
     openings = {o.card: o for o in report.openings}
     assert openings["EO"].win_probability == tout.probability_for
     assert openings["EU"].win_probability == 0.0  # the Schell-Ober beats it in every sample
-    # RULES.md 2.5: a Tout has no Schneider or Schwarz and is not won by 61: the odds list the Tout alone (they gave
+    # RULES.md 2.5: a Tout has no Schneider or Schwarz and is not won by 61: the odds list the Tout alone (not
     # 'Schneider 100%' for a Tout, which a CARDAVIA player reads as the Tout's)
     assert [bonus.name for bonus in report.bonuses] == ["tout"]
     solo = analyse_hand("Schafkopf", "EO GO HO EU GU HA HZ HK", 1, "Solo H", samples=4, seed=3, workers=1)
