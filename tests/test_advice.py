@@ -1161,11 +1161,11 @@ def test_a_gap_the_same_on_every_sample_is_told_apart_by_the_sign_test():
 
 
 def test_the_gaps_to_the_best_are_corrected_for_how_many_there_are():
-    """'behind the best' and its '~' answer which items the samples rule out as the best; with m items compared at
-    once, m uncorrected 95% intervals would rule out an equal item far more often than one time in twenty (the
-    statistician's review). Each gap's interval is at Bonferroni's 1 - 0.05 / m. By hand, B's gaps to A are
-    0, 1, 1, 2, 0, 2 (mean 1, s² = 0.8, standard error 0.36515): alone, t(5) at 95% is 2.5706 and the interval
-    0.0613 .. 1.9387 would tell B apart; beside C (m = 2), t(5) at 97.5% is 3.1634: -0.1551 .. 2.1551, not apart."""
+    """'behind the best' and its '~' answer which items the samples rule out as the best; with m items compared at once,
+    m uncorrected 95% intervals would rule out an equal item far more often than one time in twenty. Each gap's interval
+    is at Bonferroni's 1 - 0.05 / m. By hand, B's gaps to A are 0, 1, 1, 2, 0, 2 (mean 1, s² = 0.8, standard error
+    0.36515): alone, t(5) at 95% is 2.5706 and the interval 0.0613 .. 1.9387 would tell B apart; beside C (m = 2), t(5)
+    at 97.5% is 3.1634: -0.1551 .. 2.1551, not apart."""
     a = [10, 10, 10, 10, 10, 10]
     b = [10, 9, 9, 8, 10, 8]
     c = [0, 0, 0, 1, 0, 0]

@@ -2671,9 +2671,9 @@ def test_a_large_default_font_takes_a_narrower_windows_layout(driver, server, wi
 
 
 def test_two_quick_taps_are_two_taps_not_a_zoom(driver, server):
-    """The tablet review: on a tablet's browser two quick taps on "★ best" (or on two cards) are a double tap, which
-    zooms the page where it should play two cards. What a finger taps again and again says ``touch-action:
-    manipulation``: taps and scrolling, no double-tap zoom (the pinch still zooms)."""
+    """On a tablet's browser two quick taps on "★ best" (or on two cards) are a double tap, which would zoom the page
+    where it should play two cards: what a finger taps again and again says ``touch-action: manipulation``, taps and
+    scrolling, no double-tap zoom (the pinch still zooms)."""
     driver.get(server)
     wait_for(lambda: settled(driver) and driver.execute_script("return S.curve !== null"), "the graph")
     actions = driver.execute_script(
@@ -2700,9 +2700,9 @@ def apart(a: dict, b: dict, gap: float = 0) -> bool:
 
 @pytest.mark.parametrize("width", [1024, 683])
 def test_the_pot_line_keeps_off_the_seats_labels(driver, server, width):
-    """The short-window review: in Kratzen board 5 (no [Pot] tag) at 1,024 by 768 and at 683 pixels the pot line said
-    how to give a pot in three lines, and its last sat on seat 1's label with no gap. The table says "pot 0 chips ·
-    tricks and targets only", the contract panel (and the line's tooltip) how to give one."""
+    """In Kratzen board 5 (no [Pot] tag) at 1,024 by 768 and at 683 pixels the pot line keeps off seat 1's label: the
+    table says "pot 0 chips · tricks and targets only", the contract panel (and the line's tooltip) how to give one, not
+    the table three lines of how to give a pot, its last on the label with no gap."""
     driver.get(server)
     wait_for(lambda: settled(driver), "values")
     try:

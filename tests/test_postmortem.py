@@ -1119,9 +1119,9 @@ def test_tree_size_counts_the_nodes_before_the_tree_is_built():
 
 def test_a_tree_without_max_nodes_is_held_to_the_memory_available(monkeypatch):
     """strategy_tree(max_nodes=None) means as many nodes as the memory available now holds (the command's --max-nodes
-    0), not no bound at all (depth 20 of a whole deal counted for hours, then built until the memory ran out): refused
-    before any node is made with the same TreeTooLarge, which says so; a max_nodes given is taken as given, the way to
-    lift it."""
+    0), not no bound at all (depth 20 of a whole deal would be counted for hours, then built until the memory runs out):
+    refused before any node is made with the same TreeTooLarge, which says so; a max_nodes given is taken as given, the
+    way to lift it."""
     from solver import tree
     from solver.tree import TreeTooLarge, tree_size
 
@@ -1213,8 +1213,8 @@ def test_tree_command_refuses_a_tree_over_max_nodes_and_writes_nothing(tmp_path,
 
 
 def test_tree_command_with_max_nodes_0_is_bounded_by_the_memory_available(tmp_path, monkeypatch):
-    """--max-nodes 0 means as many nodes as the available memory holds, not 'no limit' (depth 20 counting every play
-    sequence for hours behind a spinner, then built until the memory ran out), and every --max-nodes is held to that
+    """--max-nodes 0 means as many nodes as the available memory holds, not 'no limit' (depth 20 would count every play
+    sequence for hours behind a spinner, then be built until the memory runs out), and every --max-nodes is held to that
     too: refused at once, saying so."""
     import solver.tree
     from solver.tree import available_memory, node_bytes, nodes_memory_holds
