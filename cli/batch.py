@@ -36,7 +36,7 @@ class Stopped(Exception):
 
 def _stop(signum: int, frame: object) -> None:
     """Stop the run; a second SIGINT, SIGTERM or SIGHUP is ignored from here on, since it would cut the stop short (a
-    double Ctrl-C ended in a KeyboardInterrupt traceback or killed the process by SIGINT)."""
+    double Ctrl-C would end in a KeyboardInterrupt traceback or kill the process by SIGINT)."""
     begin_stop()
     raise Stopped(signal.Signals(signum).name)
 

@@ -335,10 +335,9 @@ def read_saved_run(path: Path) -> SavedRun:
 
 
 def saved_variant(path: Path, number: int, line: Document) -> dict[str, str]:
-    """A saved line's variant flags as this run spells them (:meth:`~solver.variant.Variant.spelt`): a run saved
-    before the spelling was one wrote the flags as given (``YES``, ``On``), and its line then seemed to time other
-    deals than this run's ``true``. A flag or value the game does not take (of another version of stich) is said,
-    named with the line."""
+    """A saved line's variant flags as this run spells them (:meth:`~solver.variant.Variant.spelt`): a run saved by a
+    stich that wrote the flags as given (``YES``, ``On``) times the same deals as this run's ``true``, and is compared
+    as such. A flag or value the game does not take (of another version of stich) is said, named with the line."""
     flags = line["variant"]
     shown = " ".join(f"{name}={value if isinstance(value, str) else json.dumps(value)}"
                      for name, value in flags.items())  # as JSON spells a value that is no word: null, 1, true

@@ -311,12 +311,12 @@ def _board_protocol(header_seconds: float = HEADER_SECONDS) -> type:
 
 
 def _board_server(app: Guard):
-    """uvicorn's server, but its stop first stops the searches of ``app``: uvicorn waits for the open connections
-    before the app's shutdown, so a streaming question (the odds of a whole deal) ran on to its answer or the time
-    limit. They are stopped as the stop begins on the event loop, not in the signal handler: the handler runs on
-    the loop's thread between two instructions, perhaps while it holds the searches' lock, which it would then wait
-    for forever. A second Ctrl-C while the board stops is ignored: uvicorn took it as a forced exit that cancelled
-    the app's shutdown half-way and printed its CancelledError traceback (the stop takes a moment anyway)."""
+    """uvicorn's server, but its stop first stops the searches of ``app``: uvicorn waits for the open connections before
+    the app's shutdown, so a streaming question (the odds of a whole deal) would run on to its answer or the time limit.
+    They are stopped as the stop begins on the event loop, not in the signal handler: the handler runs on the loop's
+    thread between two instructions, perhaps while it holds the searches' lock, which it would then wait for forever. A
+    second Ctrl-C while the board stops is ignored: uvicorn takes it as a forced exit that cancels the app's shutdown
+    half-way and prints its CancelledError traceback (the stop takes a moment anyway)."""
     import uvicorn
 
     from solver.board.app import stop_questions

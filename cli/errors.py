@@ -114,11 +114,11 @@ def refused_for_record(option: str, reason: str, record: Record | None, label: s
 
 
 def file_name(value: str) -> Path:
-    """The parser of every file argument and option: ``Path("")`` is the current directory, so an empty name (an
-    unset shell variable) would be read as ``.`` and reported as "Is a directory"; it is a usage error instead, and
-    so is a name ending in "/" (``Path`` drops the slash: ``-o out.tbn/`` wrote ``out.tbn``). The ``Path`` is what
-    normalises a command's file names (``./deals.tbn`` is ``deals.tbn``, ``a//b.tbn`` ``a/b.tbn``, a ``..`` kept),
-    in its messages and JSON alike."""
+    """The parser of every file argument and option: ``Path("")`` is the current directory, so an empty name (an unset
+    shell variable) would be read as ``.`` and reported as "Is a directory"; it is a usage error instead, and so is a
+    name ending in "/" (``Path`` drops the slash: ``-o out.tbn/`` would write ``out.tbn``). The ``Path`` is what
+    normalises a command's file names (``./deals.tbn`` is ``deals.tbn``, ``a//b.tbn`` ``a/b.tbn``, a ``..`` kept), in
+    its messages and JSON alike."""
     if not value.strip():
         raise typer.BadParameter("an empty file name (an unset shell variable?)")
     if value.endswith(("/", os.sep)) and value.strip("/" + os.sep):  # Path() drops the slash and would write "x"
@@ -169,9 +169,9 @@ class RecordMessages:
 
 def say_interrupted(command: str, what: str) -> None:
     """The one line on stderr of a command stopped by Ctrl-C, SIGTERM or SIGHUP, in every command's words: ``stich:
-    solve: stopped by the interrupt <what>``, where ``what`` says what is finished (and how to resume, where the
-    command can); without it the exit (130) said nothing of what the output above holds. A stderr that cannot be
-    written (a closed terminal) loses the line, not the exit code 130."""
+    solve: stopped by the interrupt <what>``, where ``what`` says what is finished (and how to resume, where the command
+    can); the exit (130) alone says nothing of what the output above holds. A stderr that cannot be written (a closed
+    terminal) loses the line, not the exit code 130."""
     global _output_cut
     mark_stop_said()
     # a row cut mid-line: the line after it (not after a line break, where it would leave a blank line)
@@ -210,8 +210,8 @@ def stdout_buffered() -> bool:
 
 def _stdout_written_again() -> None:
     """stdout, which an interrupt during a write left dropping what it is given (cli.main's ``_WholeWrites``), emptied
-    of what its buffer held of the stopped command's output and made to write again: a next command run in this
-    process lost its whole output, silently."""
+    of what its buffer held of the stopped command's output and made to write again, so that a next command run in this
+    process does not lose its whole output, silently."""
     file = _stdout_file()
     if getattr(file, "dropping", False) is True:
         with suppress(OSError, ValueError):

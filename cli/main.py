@@ -72,10 +72,9 @@ class LazyCommands(TyperGroup):
         return list(self._entries)
 
     def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
-        """Typer's parsing, but ``--install-completion`` and ``--show-completion`` with another word are refused:
-        they take no shell name (Typer's options are flags that detect the shell they run in) and ran before the
-        word was read, so ``--show-completion zsh`` printed bash's script and ``--install-completion nosuch``
-        installed it."""
+        """Typer's parsing, but ``--install-completion`` and ``--show-completion`` with another word are refused: they
+        take no shell name (Typer's options are flags that detect the shell they run in) and run before the word is
+        read, so ``--show-completion zsh`` would print bash's script and ``--install-completion nosuch`` install it."""
         command_at = next((index for index, word in enumerate(args) if not word.startswith("-")), len(args))
         for option in COMPLETION_OPTIONS:  # the root's own, before the command's name (after it, the command's)
             others = [word for word in args if word != option]
@@ -100,8 +99,8 @@ class LazyCommands(TyperGroup):
         return get_command_from_info(info, pretty_exceptions_short=True, rich_markup_mode=self.rich_markup_mode)
 
     def shell_complete(self, ctx: Any, incomplete: str) -> list[Any]:
-        """The commands offered to a Tab at the command's place, from their names and lines as ``stich --help``
-        lists them: without this each one offered was imported for its line (all 13 for ``stich <Tab>``)."""
+        """The commands offered to a Tab at the command's place, from their names and lines as ``stich --help`` lists
+        them: without this each one offered would be imported for its line (all 13 for ``stich <Tab>``)."""
         self._listing = True
         try:
             return super().shell_complete(ctx, incomplete)
@@ -130,8 +129,8 @@ def without_type_labels(params: list[Any]) -> list[Any]:
 
 
 def said_on_stderr(params: list[Any]) -> list[Any]:
-    """``params`` with ``--install-completion``'s lines (where it installed, when it takes effect) said on stderr:
-    they are messages, and Typer printed them on stdout (``--show-completion``'s script stays there: it is data)."""
+    """``params`` with ``--install-completion``'s lines (where it installed, when it takes effect) said on stderr: they
+    are messages, which Typer prints on stdout (``--show-completion``'s script stays there: it is data)."""
     for param in params:
         if "--install-completion" in getattr(param, "opts", ()) and not getattr(param, "said_on_stderr", False):
             installs = param.callback
@@ -314,9 +313,9 @@ class ClosedStreamError(OSError):
 
 
 class _ClosedStream(io.RawIOBase):
-    """A standard stream the process was started without (``stich solve x.tbn >&-``, ``<&-``): Python makes it
-    None, and a command failed on it with an AttributeError traceback, or wrote its data nowhere and exited 0. Using
-    it fails instead as a closed descriptor does, with the stream's name, which is bad input (exit 1)."""
+    """A standard stream the process was started without (``stich solve x.tbn >&-``, ``<&-``): Python makes it None, on
+    which a command would fail with an AttributeError traceback, or write its data nowhere and exit 0. Using it fails
+    instead as a closed descriptor does, with the stream's name, which is bad input (exit 1)."""
 
     def __init__(self, name: str) -> None:
         super().__init__()

@@ -181,7 +181,7 @@ def match(
     setup = MatchSetup.of(get_game(game), players, contract, declarer, flags)
     stream = JsonStream(match_heading(game, seed, count, rotate, pot, setup)) if as_json else None
     with input_errors():
-        try:  # the line said once the status line is gone (under it, it was wrapped at the terminal's width)
+        try:  # the line said once the status line is gone (under it, it would be wrapped at the terminal's width)
             with progress_on_stderr("match") as report:
                 def show(so_far: MatchResult, total: int) -> None:
                     latest[:] = [so_far]

@@ -203,11 +203,11 @@ def _players_table(document: Document, lost_summary: str, narrow: bool, notes: C
 
 def _cards_table(document: Document, painter: CardPainter, title: str, lost_column: str, narrow: bool,
                  notes: CellNotes) -> Table:
-    """A row per card. ``narrow``: the layout for a terminal the full table does not fit (it was 116 columns wide
-    at 80): no ``best`` column (always ``before``'s number), the ``better`` cards separated by spaces so that they
-    fold, and no borders but the header's rule (``_table``). The bonuses lost go in ``notes`` where they are moved
-    below the table. A grade never folds (``mistak`` over ``e`` is no grade): a table too wide with its grades whole
-    is printed at its least width."""
+    """A row per card. ``narrow``: the layout for a terminal the full table does not fit (116 columns wide, at 80): no
+    ``best`` column (always ``before``'s number), the ``better`` cards separated by spaces so that they fold, and no
+    borders but the header's rule (``_table``). The bonuses lost go in ``notes`` where they are moved below the table. A
+    grade never folds (``mistak`` over ``e`` is no grade): a table too wide with its grades whole is printed at its
+    least width."""
     from solver.postmortem import SCORE_MEASURES, cost_columns
 
     by_score = document["measure"] in SCORE_MEASURES and _has_points_cost(document)

@@ -233,9 +233,9 @@ def fits_compacted(console: Console, table: Table) -> bool:
 
 
 def on_a_terminal(console: Console) -> bool:
-    """Whether ``console`` writes to a terminal. Rich takes ``FORCE_COLOR`` for one, but it asks for colour only: a
-    pipe or a file stays one, its tables PIPE_WIDTH wide, its text unwrapped and its stderr without a spinner's
-    frames (``FORCE_COLOR=1 stich table x.tbn 2>log`` wrote a status line's every frame into the log)."""
+    """Whether ``console`` writes to a terminal. Rich takes ``FORCE_COLOR`` for one, but it asks for colour only: a pipe
+    or a file stays one, its tables PIPE_WIDTH wide, its text unwrapped and its stderr without a spinner's frames
+    (``FORCE_COLOR=1 stich table x.tbn 2>log`` does not write a status line's every frame into the log)."""
     if not console.is_terminal:
         return False
     try:

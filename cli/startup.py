@@ -156,9 +156,9 @@ def say_stopped_before_any_work() -> None:
 
 def say_unsaid_stop() -> None:
     """``stich: solve: stopped by the interrupt as it set up or closed its work ...``, for a stop that came after the
-    command began but where it says none (while it checked its options and set up, or said its closing lines):
-    without it the command exited 130 without a word. What it printed is whole: each command prints its data whole
-    or not at all."""
+    command began but where it says none (while it checked its options and set up, or said its closing lines), so that
+    the command does not exit 130 without a word. What it printed is whole: each command prints its data whole or not at
+    all."""
     import sys
 
     if _stop_said:

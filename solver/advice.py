@@ -1562,9 +1562,9 @@ def alike_note(rows: Sequence[Mapping[str, Any]]) -> str | None:
 
 def never_made_note(rows: Sequence[Mapping[str, Any]], title: Callable[[str], str],
                     every: str = "every contract") -> str | None:
-    """The bonuses a contract could make that no sample made, on one line under the table (the JSON lists them at
-    0 with their intervals): 0 of 30 is information, up to 11%, which a bonus left out did not say. Contracts with
-    the same such bonuses are named together; where every contract with bonuses has them, none is named."""
+    """The bonuses a contract could make that no sample made, on one line under the table (the JSON lists them at 0 with
+    their intervals): 0 of 30 is information, up to 11%, which a bonus left out would not say. Contracts with the same
+    such bonuses are named together; where every contract with bonuses has them, none is named."""
     never: dict[str, list[str]] = {}  # contract -> its bonuses never made
     highest, counts = 0.0, set()
     with_bonuses = [row for row in rows if row["mean"] is not None and row["bonuses"]]

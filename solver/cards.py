@@ -387,7 +387,7 @@ class CardSet:
         if isinstance(card, CardIndex):
             card = card.card
         elif not isinstance(card, (Card, str)):
-            card = integral(card)  # a bot's np.argmax: it was silently in no set
+            card = integral(card)  # a bot's np.argmax, not silently in no set
         if isinstance(card, Card):
             return self.pack.holds(card) and bool(self.mask >> card.index & 1)
         if isinstance(card, str):

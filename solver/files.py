@@ -283,8 +283,8 @@ def check_writable(path: str | os.PathLike) -> None:
 
 @contextmanager
 def _named(path: str | os.PathLike) -> Iterator[None]:
-    """An OSError that names no file (a write to a full disk) raised as one naming ``path``: the message must say
-    which file could not be written, not leave the reader to guess (it was reported as stdout's)."""
+    """An OSError that names no file (a write to a full disk) raised as one naming ``path``: the message must say which
+    file could not be written, not leave the reader to guess (or name stdout)."""
     try:
         yield
     except OSError as error:

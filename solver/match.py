@@ -150,8 +150,8 @@ class PlayedDeal:
 
     @classmethod
     def from_dict(cls, document: Mapping[str, Any], game: str = "") -> "PlayedDeal":
-        """A deal as :meth:`as_dict` wrote it (a checkpoint line), each field of its own type: a StichError naming
-        the first that is not (a string for ``bots`` was split into its characters, a ``3.7`` board cut to 3), which
+        """A deal as :meth:`as_dict` wrote it (a checkpoint line), each field of its own type: a StichError naming the
+        first that is not (rather than a string for ``bots`` split into its characters, a ``3.7`` board cut to 3), which
         the checkpoint's reader reports at the line. ``game``: the match's, which the line does not repeat."""
         if not isinstance(document, Mapping):
             raise StichError(f"a played deal is a JSON object, not {quoted(document)}")

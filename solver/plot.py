@@ -275,10 +275,10 @@ LABEL_OFFSETS = tuple((dx, dy, ha) for dx, ha in ((6, "left"), (-6, "right"))
 
 
 def _stagger_names(names, renderer, obstacles=()) -> None:
-    """Move each threshold's name (lowest line first) to the first place of :data:`NAME_PLACES` where it covers no
-    name placed before it and none of the ``obstacles`` (the bonuses kept, the labelled cards' markers): in a small
-    ending, lines a point apart (Valat's top at 29, Absolut against at 30) wrote their names over each other, and a
-    line near the last card's value its name over the bonuses kept. Where no place is free, the first."""
+    """Move each threshold's name (lowest line first) to the first place of :data:`NAME_PLACES` where it covers no name
+    placed before it and none of the ``obstacles`` (the bonuses kept, the labelled cards' markers): in a small ending,
+    lines a point apart (Valat's top at 29, Absolut against at 30) would write their names over each other, and a line
+    near the last card's value its name over the bonuses kept. Where no place is free, the first."""
     placed: list = list(obstacles)
     for name in sorted(names, key=lambda annotation: annotation.xy[1]):
         for fraction, dx, dy, ha, va in (*NAME_PLACES, NAME_PLACES[0]):

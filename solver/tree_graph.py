@@ -14,10 +14,10 @@ from .html_tables import html_lines, html_table
 
 class StrategyTree(nx.DiGraph):
     """A strategy tree: a networkx ``DiGraph`` (every networkx function, :func:`~solver.tree.write_tree` and the file
-    formats take it as any), which prints what it is of and the root's cards with their values (``print(tree)``,
-    where networkx said only ``DiGraph with 9 nodes and 8 edges``) and renders them in Jupyter as a table. Its
-    nodes, edges and graph attributes are :func:`~solver.tree.strategy_tree`'s; its ``repr`` is the first of those
-    lines (networkx gives a graph none but ``object``'s, ``<... object at 0x7f...>``)."""
+    formats take it as any), which prints what it is of and the root's cards with their values (``print(tree)``, where
+    networkx says only ``DiGraph with 9 nodes and 8 edges``) and renders them in Jupyter as a table. Its nodes, edges
+    and graph attributes are :func:`~solver.tree.strategy_tree`'s; its ``repr`` is the first of those lines (networkx
+    gives a graph none but ``object``'s, ``<... object at 0x7f...>``)."""
 
     def summary(self) -> list[str]:
         """What the tree is of (the game, the contract, its depth, from where, its size) and the root's value."""

@@ -523,10 +523,10 @@ MANAGER_JOIN_SECONDS = 10.0
 
 
 def stop_pool(pool: ProcessPoolExecutor) -> None:
-    """Stop a pool at once: queued jobs are cancelled and running ones abandoned (their results would be
-    recomputed by a rerun, since nothing of them was handed on). The processes are taken before the shutdown, which
-    forgets them: taken after it, none was stopped, and a Ctrl-C waited for the running jobs to finish (a second one
-    in that wait left the exit waiting for the workers for good)."""
+    """Stop a pool at once: queued jobs are cancelled and running ones abandoned (their results would be recomputed by a
+    rerun, since nothing of them was handed on). The processes are taken before the shutdown, which forgets them: taken
+    after it, none would be stopped, and a Ctrl-C would wait for the running jobs to finish (a second one in that wait
+    leaving the exit waiting for the workers for good)."""
     processes = list((getattr(pool, "_processes", None) or {}).values())
     manager = getattr(pool, "_executor_manager_thread", None)  # the shutdown forgets it too
     pool.shutdown(wait=False, cancel_futures=True)
@@ -538,10 +538,10 @@ def stop_pool(pool: ProcessPoolExecutor) -> None:
         if process.is_alive():  # still alive a second after SIGTERM: not going to stop by itself
             process.kill()
             process.join(1.0)
-    # The pool's manager thread closes its wake-up pipe once it sees the workers gone; left running, it raced
-    # Python's exit, which writes to that pipe unlocked (a CPython race, bpo-39995): a Ctrl-C then ended in an
+    # The pool's manager thread closes its wake-up pipe once it sees the workers gone; left running, it would race
+    # Python's exit, which writes to that pipe unlocked (a CPython race, bpo-39995): a Ctrl-C would then end in an
     # "OSError: [Errno 9] Bad file descriptor" traceback. Joined here, the pipe is closed before the exit looks
-    # (taken after the shutdown, it was None: no join, and a loaded machine lost the race more often).
+    # (taken after the shutdown, it would be None: no join, and a loaded machine would lose the race more often).
     if manager is not None and manager is not threading.current_thread():
         manager.join(MANAGER_JOIN_SECONDS)
 

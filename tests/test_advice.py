@@ -624,9 +624,9 @@ def test_cli_contract_advice_without_a_pot_says_the_payments_cannot_rank_the_con
 
 
 def test_a_kratzen_win_is_the_target_made_with_a_pot_of_0_too(tmp_path):
-    """With a pot of 0 every Kratzen line settles at 0, and contract and card advice counted no sample won (0%)
-    where ``analyse`` of the one contract, on the same samples, said the attacker made his target on every one. The
-    win is the target made whatever the pot: the same shares as with a pot, and as the one contract's analysis."""
+    """With a pot of 0 every Kratzen line settles at 0, yet contract and card advice count a sample won where the
+    attacker made his target, as ``analyse`` of the one contract does on the same samples, not no sample won (0%): the
+    win is the target made whatever the pot, the same shares as with a pot, and as the one contract's analysis."""
     hand = dict(game="kratzen", hand="EA G7 HA HK", seat=1, seats=4, samples=20, seed=1, workers=1)
     contracts = "Trump E, Trump G, Trump H, Trump S"
     unpaid = {row.contract: row.win_probability for row in contract_advice(contracts=contracts, pot=0, **hand).rows}
@@ -1003,7 +1003,7 @@ def test_contract_advice_takes_only_the_seats_own_announcements():
 
 def test_the_advice_table_lists_a_bonus_a_line_by_its_name():
     """Each bonus is a line of its own, the odds first and the name the rule book uses (Pagat Ultimo), not joined with
-    commas under their JSON keys, which an 80-column terminal broke across lines ('pagat_ul|timo'). The command's
+    commas under their JSON keys, which an 80-column terminal would break across lines ('pagat_ul|timo'). The command's
     console narrows a table to the terminal (the mean's interval wraps in its cell too)."""
     from cli.analyse import render_advice
     from cli.render import stdout_console
@@ -1115,10 +1115,10 @@ def test_the_live_status_line_says_the_leaders_interval_as_the_table_does():
 
 
 def test_a_line_writes_an_interval_at_length_and_a_table_cell_compactly():
-    """Every interval read '+1.25 (95%: +0.80 to +1.70)', and the contract table, each cell repeating '95%:', grew
-    from 110 to 190 columns. A line (the status line, a row printed alone) keeps that form; a table's cell, under a
-    title that says once what ± and brackets are, writes the mean ± half its symmetric interval (the JSON's ends,
-    rounded to 4 places, are symmetric within a cent), the ends where they are not, and a share in whole percent."""
+    """A line (the status line, a row printed alone) writes an interval at length, '+1.25 (95%: +0.80 to +1.70)'; a
+    table's cell, under a title that says once what ± and brackets are, writes the mean ± half its symmetric interval
+    (the JSON's ends, rounded to 4 places, are symmetric within a cent), the ends where they are not, and a share in
+    whole percent: not '95%:' in every cell, which would widen the contract table from 110 to 190 columns."""
     from cli.analyse import advice_status
     from solver.advice import AdviceTable, contract_advice_report
     from solver.games.outcome import FIGURE_SPACE, in_table_cell as joined, signed_with_interval
@@ -1144,9 +1144,9 @@ def test_a_line_writes_an_interval_at_length_and_a_table_cell_compactly():
 
 
 def test_a_gap_the_same_on_every_sample_is_told_apart_by_the_sign_test():
-    """A gap of +5 on both of 2 samples has an interval of no width, [5, 5], which told the item apart from the best
-    at 2 samples. The exact sign test decides there: one sign on all n samples has p = 2 / 2^n, 0.0625 at 5 samples
-    and 0.03125 at 6, so from 6 samples on."""
+    """A gap of +5 on both of 2 samples has an interval of no width, [5, 5], which does not tell the item apart from the
+    best at 2 samples: the exact sign test decides there, one sign on all n samples having p = 2 / 2^n, 0.0625 at 5
+    samples and 0.03125 at 6, so from 6 samples on."""
     assert told_apart(2, 5.0, 5.0, 5.0) is False
     assert told_apart(5, 5.0, 5.0, 5.0) is False and told_apart(6, 5.0, 5.0, 5.0) is True
     assert told_apart(30, 0.0, 0.0, 0.0) is False  # the same as the best on every sample
@@ -1161,11 +1161,11 @@ def test_a_gap_the_same_on_every_sample_is_told_apart_by_the_sign_test():
 
 
 def test_the_gaps_to_the_best_are_corrected_for_how_many_there_are():
-    """'behind the best' and its '~' answer which items the samples rule out as the best; with m items compared at
-    once, m uncorrected 95% intervals would rule out an equal item far more often than one time in twenty (the
-    statistician's review). Each gap's interval is at Bonferroni's 1 - 0.05 / m. By hand, B's gaps to A are
-    0, 1, 1, 2, 0, 2 (mean 1, s² = 0.8, standard error 0.36515): alone, t(5) at 95% is 2.5706 and the interval
-    0.0613 .. 1.9387 would tell B apart; beside C (m = 2), t(5) at 97.5% is 3.1634: -0.1551 .. 2.1551, not apart."""
+    """'behind the best' and its '~' answer which items the samples rule out as the best; with m items compared at once,
+    m uncorrected 95% intervals would rule out an equal item far more often than one time in twenty. Each gap's interval
+    is at Bonferroni's 1 - 0.05 / m. By hand, B's gaps to A are 0, 1, 1, 2, 0, 2 (mean 1, s² = 0.8, standard error
+    0.36515): alone, t(5) at 95% is 2.5706 and the interval 0.0613 .. 1.9387 would tell B apart; beside C (m = 2), t(5)
+    at 97.5% is 3.1634: -0.1551 .. 2.1551, not apart."""
     a = [10, 10, 10, 10, 10, 10]
     b = [10, 9, 9, 8, 10, 8]
     c = [0, 0, 0, 1, 0, 0]
@@ -1236,7 +1236,7 @@ def test_a_bonus_the_contract_could_make_but_never_made_is_listed_at_0_with_its_
     assert ("never made in 30 samples, so each below 11% (the top of its 95% interval): Schneider, Schwarz (Wenz, "
             "Solo E)") in text
     assert "0% (0-11%) schneider" not in text  # the table's cells keep the bonuses made
-    # one sample is said in the singular (it read 'never made in 1 samples')
+    # one sample is said in the singular (not 'never made in 1 samples')
     one = contract_advice("schafkopf", "EU E8 E7 GK GO HA H9 SU", 1, "Wenz, Solo E", samples=1, seed=1, workers=1)
     console = Console(width=200, record=True)
     render_advice(one.as_dict(), console)
@@ -1289,9 +1289,10 @@ def test_kratzen_advice_plays_no_line_for_bonuses_it_has_none_of(monkeypatch):
 
 
 def test_kratzen_advice_lists_no_trick_of_a_line_as_a_bonus():
-    """Kratzen has no bonuses: its trick payouts and penalties are the pot's game (RULES.md 3.4). The advice listed
-    the pot's trick payouts as bonuses, "trick 2 made 55%" beside a win of 100%: which trick of one principal line
-    the attacker took, an arbitrary choice among equal lines. Now no contract has bonuses, and the text no columns."""
+    """Kratzen has no bonuses: its trick payouts and penalties are the pot's game (RULES.md 3.4). The advice lists no
+    contract's bonuses, and the text no columns, not the pot's trick payouts as bonuses ("trick 2 made 55%" beside a win
+    of 100%), which would say which trick of one principal line the attacker took, an arbitrary choice among equal
+    lines."""
     advice = contract_advice(game="kratzen", hand="EA G7 HA HK", seat=1, seats=4, pot=12, contracts="all", samples=40,
                              seed=0, workers=1)
     assert [(row.contract, row.mean, row.win_probability, row.bonuses, row.against) for row in advice.rows] == [
@@ -1350,9 +1351,9 @@ def test_the_notes_under_the_advice_say_only_what_its_table_shows():
 
 
 def test_contract_advice_with_a_pagat_announced_ranks_every_contract_that_counts_it():
-    """`--contract all --announce "1: Pagat Ultimo"` with a hand that may bid a Suit Solo failed in the first sample
-    (a traceback-free 'Pagat Ultimo does not count in a Suit Solo', but no advice at all: a player's review): the
-    Suit Solo, which does not count the Pagat, is left out and said so, the others ranked; a list naming it fails."""
+    """`--contract all --announce "1: Pagat Ultimo"` with a hand that may bid a Suit Solo: the Suit Solo, which does not
+    count the Pagat, is left out and said so, the others ranked, rather than no advice at all after 'Pagat Ultimo does
+    not count in a Suit Solo' in the first sample; a list naming it fails."""
     from rich.console import Console
 
     from cli.analyse import render_advice
@@ -1720,9 +1721,9 @@ def test_a_game_without_bonus_items_settles_no_item_that_is_a_bonus():
 
 
 def test_the_tilde_note_says_why_an_all_alike_gap_is_not_told_apart():
-    """``+210.00 (all alike) ~``: a gap every sample gave alike has no interval, yet the note under the table said
-    "its interval behind the best holds 0" (a review): 6 samples of one sign are too few for the sign test with two
-    comparisons (p = 2 / 2^6 = 0.031 above 0.025). The note says so where such a row wears the ~."""
+    """``+210.00 (all alike) ~``: a gap every sample gave alike has no interval, so the note under the table does not
+    say "its interval behind the best holds 0": 6 samples of one sign are too few for the sign test with two comparisons
+    (p = 2 / 2^6 = 0.031 above 0.025). The note says so where such a row wears the ~."""
     advice = contract_advice("schafkopf", "EO GO HO SO EU GU HU SU", 1, "all", samples=6, workers=1)
     lines = str(advice).splitlines()
     tout = next(line for line in lines if "Wenz Tout" in line)
@@ -1834,9 +1835,9 @@ def test_the_mondfang_share_is_the_count_of_the_lines_that_catch_the_mond(known,
 
 
 def test_a_gap_below_the_sign_tests_floor_has_no_interval():
-    """On 5 samples Wenz is 20 behind Rufer G, its gaps varied: the '~' said the samples tell nothing while the cell
-    still read '+20.00 ± 2.78', an interval that looked like evidence. Below the floor (6 samples at 95%) a gap has
-    no interval, as one all alike has none: nulls in JSON with the reason, and the reason in the cell."""
+    """On 5 samples Wenz is 20 behind Rufer G, its gaps varied: below the sign test's floor (6 samples at 95%) a gap has
+    no interval, as one all alike has none (nulls in JSON with the reason, and the reason in the cell), not a cell
+    reading '+20.00 ± 2.78' beside a '~' that says the samples tell nothing, an interval that looks like evidence."""
     advice = contract_advice("schafkopf", "EU E8 E7 GK GO HA H9 SU", 1, "Rufer G,Wenz", samples=5, seed=1, workers=1)
     wenz = advice.as_dict()["contracts"][1]
     assert (wenz["contract"], wenz["behind_leader"], wenz["behind_interval"], wenz["behind_interval_note"],
@@ -1932,8 +1933,8 @@ def test_a_kratzen_row_alone_shows_the_mean_tricks_its_table_shows():
 
 
 def test_a_kratzen_row_alone_has_no_bonus_columns_as_its_table_has_none():
-    """Kratzen has no bonuses and its advice table no bonus columns, but a row alone listed 'bonuses made' and
-    'against' with empty cells in a notebook; a Schafkopf row alone keeps them, as its table does."""
+    """Kratzen has no bonuses and its advice table no bonus columns, and a row alone in a notebook has none either, not
+    'bonuses made' and 'against' with empty cells; a Schafkopf row alone keeps them, as its table does."""
     advice = contract_advice("kratzen", "EA G7 HA HK", 1, "all", samples=4, seed=1, workers=1, seats=4)
     assert "bonuses made" not in str(advice) and "bonuses made" not in advice._repr_html_()
     for row in advice.rows:

@@ -376,8 +376,8 @@ def test_kratzen_table_agrees_with_the_reference(number):
 
 
 def test_table_progress_names_contracts_as_the_rule_book_does():
-    """The progress callback's texts are for people (stich table's spinner): a Seven-Muss is said as RULES.md 3.3
-    says it, where the spinner showed the token ('Trump S SevenMuss by seat 1'); the entries keep the tokens."""
+    """The progress callback's texts are for people (stich table's spinner): a Seven-Muss is said as RULES.md 3.3 says
+    it, not as the token ('Trump S SevenMuss by seat 1'); the entries keep the tokens."""
     said: list[str] = []
     entries = contract_table(board("kratzen.tbn", 4), progress=said.append)
     assert said == [f"Trump {suit} Seven-Muss by seat 1" for suit in "EGHS"]
@@ -433,9 +433,9 @@ def test_zwanzigerrufen_table_lists_a_normal_game_forehand_cannot_bid():
 
 
 def test_zwanzigerrufen_table_lists_every_tarock_forehand_may_call_under_called_tarock_any():
-    """Under called_tarock=any the table listed only Normal T20 while contract advice of the same hand offered
-    T20, T18, T17 and T16 (a player's review): every call she may make is a bid, a row each; forehand holds T19.
-    Calling T17 gives seat 3 as the partner, and that side loses (30 points), where the others win with 67."""
+    """Under called_tarock=any every call forehand may make is a bid, a row each of the table, as contract advice of the
+    same hand offers them (T20, T18, T17 and T16; forehand holds T19), not Normal T20 alone. Calling T17 gives seat 3 as
+    the partner, and that side loses (30 points), where the others win with 67."""
     position = board("zwanzigerrufen.tbn", 1)
     entries = contract_table(position, variant={"called_tarock": "any"}, reference_solver=False)
     normals = [(e.contract, e.declaring_side, e.value) for e in entries if e.contract.startswith("Normal")]

@@ -367,7 +367,7 @@ def test_the_rules_asked_for_the_score_say_where_it_is_answered():
     with pytest.raises(InvalidContractError, match=r"the score is the settlement that solve searches .*not an "
                                                    r"objective of the rules \(for Kratzen Trump S: tricks\)"):
         position.objective("score")
-    # nor is the score offered among the choices of a name they lack (it read "choose from: score, tricks")
+    # nor is the score offered among the choices of a name they lack (not "choose from: score, tricks")
     with pytest.raises(InvalidContractError, match=r"choose from: tricks; solve and tree also take 'score'\)"):
         position.objective("valat")
     assert solver.solve(position, "score").total == 0
@@ -867,8 +867,8 @@ def test_make_position_takes_hands_of_cards_as_it_takes_hands_of_tokens(kratzen)
 
 @pytest.mark.parametrize("contracts", [5, [5], ["Trump E", None], {"Trump E"}])
 def test_contract_advice_refuses_contracts_that_are_no_texts_by_name(contracts):
-    """contract_advice(..., contracts=5) raised TypeError ('int' object is not iterable) and [5] AttributeError,
-    not the StichError every other argument of the API raises."""
+    """contract_advice(..., contracts=5) and contracts=[5] are refused with the StichError every other argument of the
+    API raises, not a TypeError ('int' object is not iterable) or an AttributeError."""
     from solver.advice import contract_advice
 
     with pytest.raises(InvalidContractError, match=r"contracts are 'all', contract texts separated by commas, or a "
@@ -887,8 +887,9 @@ def test_contract_advice_says_contracts_named_none_not_that_the_hand_may_announc
 
 
 def test_the_sampling_functions_refuse_a_progress_that_is_no_function_before_they_solve(kratzen):
-    """analyse_hand, analyse_position and the advice raised TypeError ('int' object is not callable) from inside
-    the run after the first chunk of samples was solved, where every other argument is a StichError up front."""
+    """analyse_hand, analyse_position and the advice refuse a progress that is no function with a StichError up front,
+    as every other argument, not a TypeError ('int' object is not callable) from inside the run once the first chunk of
+    samples is solved."""
     from solver.advice import card_advice, contract_advice
 
     calls = [lambda: solver.analyse_hand("kratzen", "EO E9 SU SZ", 1, "Trump S", samples=1, workers=1, progress=5),
@@ -901,9 +902,8 @@ def test_the_sampling_functions_refuse_a_progress_that_is_no_function_before_the
 
 
 def test_every_callback_check_says_what_the_function_is_given(valat, tmp_path):
-    """The progress checks of sampling, contract_table, play_match, strategy_tree and solve_batch were five copies
-    of one test, each with its own words: one function checks them all, and each message keeps what its callback is
-    called with."""
+    """The progress checks of sampling, contract_table, play_match, strategy_tree and solve_batch are one function, not
+    five copies of one test each in its own words: each message keeps what its callback is called with."""
     from solver.bots import make_bot
     from solver.match import play_match
     from solver.tree import strategy_tree
@@ -937,8 +937,9 @@ def test_contract_advice_takes_contracts_in_a_numpy_array():
 
 
 def test_position_setup_takes_a_numpy_seat_as_every_seat_argument_does(kratzen):
-    """position_setup, where the sampling bot and a bot of one's own start, refused np.int64(1) with 'seat
-    np.int64(1) is not a seat of this 3-seat deal', a message that contradicts itself."""
+    """position_setup, where the sampling bot and a bot of one's own start, takes np.int64(1) as every seat argument
+    does, not refusing it with 'seat np.int64(1) is not a seat of this 3-seat deal', a message that would contradict
+    itself."""
     from solver.sampling import draw_sample, position_setup
 
     by_numpy = position_setup(kratzen, np.int64(1), seed=3)
@@ -991,7 +992,8 @@ def test_draw_sample_refuses_a_sample_number_that_is_no_count(kratzen, k, tries,
 
 
 def test_draw_sample_refuses_what_is_no_sampling_setup(kratzen):
-    """A position where the setup belongs raised ``AttributeError: 'Position' object has no attribute 'game'``."""
+    """A position where the setup belongs is refused by name, not an ``AttributeError: 'Position' object has no
+    attribute 'game'``."""
     from solver.sampling import draw_sample
 
     with pytest.raises(StichError, match=r"setup must be a sampling setup \(solver\.sampling\.position_setup"
@@ -1030,9 +1032,9 @@ def test_a_numpy_pack_index_is_in_a_card_set_as_play_takes_it():
 
 
 def test_play_cards_and_make_position_take_numpy_pack_indices_as_play_does():
-    """``position.play(np.int64(i))`` plays a bot's argmax, but ``play_cards`` and ``make_position(play=...)``
-    refused the same indices in a list or a numpy array: "the cards to play are card tokens, as one string or a
-    list, not [np.int64(4)]", which a list it is."""
+    """``position.play(np.int64(i))`` plays a bot's argmax, and ``play_cards`` and ``make_position(play=...)`` take the
+    same indices in a list or a numpy array, not refusing them with "the cards to play are card tokens, as one string or
+    a list, not [np.int64(4)]", which a list it is."""
     position = solver.random_position("schafkopf", 3, 1, contract="Solo E")
     first = next(iter(position.legal_cards())).index
     second = next(iter(position.play(first).legal_cards())).index
@@ -1094,8 +1096,8 @@ def test_every_time_limit_refuses_0_which_the_command_line_reads_as_no_limit(val
 
 
 def test_write_plot_and_write_tree_say_a_missing_folder_as_every_output_does(schafkopf, tmp_path):
-    """write_plot raised PIL's bare "No such file or directory" (and write_tree networkx's) for a file in a folder
-    that does not exist, where every other output of the API says the folder; they write whole files or none."""
+    """write_plot and write_tree say a folder that does not exist, as every other output of the API does, not PIL's (or
+    networkx's) bare "No such file or directory"; they write whole files or none."""
     missing = tmp_path / "nodir"
     analysis = solver.analyse_play(schafkopf)
     with pytest.raises(FileNotFoundError, match=r"cannot be written: the folder .*nodir does not exist"):

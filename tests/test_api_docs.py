@@ -114,9 +114,9 @@ def documented_type(name: str) -> Any:
 
 
 def test_every_field_of_a_result_type_is_in_its_row() -> None:
-    """A type's row lists its fields, so a newcomer reads what a result holds without the source: once
-    ``BatchSummary``'s row stopped at ``seconds`` (``duplicates``, ``stale`` and ``stale_ids`` came later) and
-    ``HandAnalysis``'s left out ``announcements`` and ``pot``."""
+    """A type's row lists its fields, so a newcomer reads what a result holds without the source: every field of each
+    result type (``BatchSummary``'s ``duplicates``, ``stale`` and ``stale_ids``, ``HandAnalysis``'s ``announcements``
+    and ``pot``) is in its row, so a field added later is not left out."""
     import dataclasses
 
     checked, missing = set(), []

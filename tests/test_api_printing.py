@@ -162,9 +162,9 @@ def test_a_settlement_line_and_an_engine_s_card_values_print_by_name(valat):
 
 
 def test_a_mean_of_tricks_and_a_share_round_half_up_as_a_mean_payment_does():
-    """Four samples of 3, 3, 2 and 1 tricks make a mean of exactly 2.25, which the report wrote 2.2 beside its mean
-    payment of +2.25 (one decimal rounded half to even, the other half up); a share of 1 in 16 read 6.2%. Every
-    figure with fixed decimals rounds half up (solver.games.outcome.decimal_text)."""
+    """Four samples of 3, 3, 2 and 1 tricks make a mean of exactly 2.25, which the report writes 2.3, rounded half up as
+    its mean payment of +2.25 is (not 2.2, half to even beside half up); a share of 1 in 16 reads 6.3%. Every figure
+    with fixed decimals rounds half up (solver.games.outcome.decimal_text)."""
     from solver.advice import behind_note
     from solver.games.outcome import decimal_text, percent_text
     from solver.sampling import share
@@ -449,7 +449,7 @@ def test_a_played_deal_and_a_mean_of_a_match_print_and_render_for_people():
     result = play_match("kratzen", [RandomBot(), RandomBot(), CheaterBot()], boards=3, pot=4)
     deal = result.deals[0]
     payments = " ".join(f"{paid:+d}" if paid else "0" for paid in deal.payments)
-    # Kratzen's declarer is the attacker, as the match report says (they said "declarer 1, side seat 1")
+    # Kratzen's declarer is the attacker, as the match report says (not "declarer 1, side seat 1")
     assert repr(deal) == f"<PlayedDeal board 1, rotation 0: {deal.contract}, attacker seat 1; payments {payments}>"
     shown = _Cells(deal._repr_html_())
     assert shown.paragraphs == [f"board 1, rotation 0: {deal.contract}, attacker seat 1"]
@@ -459,7 +459,7 @@ def test_a_played_deal_and_a_mean_of_a_match_print_and_render_for_people():
     assert shown.rows[4] == ["trick", "cards in playing order"]
     assert shown.rows[5:] == [[str(number), " ".join(deal.play[3 * number - 3:3 * number])]
                               for number in range(1, len(deal.play) // 3 + 1)]
-    # a French pack's cards as the hand diagram writes them, a side's seats after the declarer (they said "DJ DN")
+    # a French pack's cards as the hand diagram writes them, a side's seats after the declarer (not "DJ DN")
     french = play_match("zwanzigerrufen", [RandomBot()] * 4, boards=1).deals[0]
     assert repr(french).startswith("<PlayedDeal board 1, rotation 0: Normal T20, declarer seat 1, side 1+2; ")
     tricks = _Cells(french._repr_html_()).rows[6:]
@@ -688,8 +688,8 @@ def test_advice_stopped_before_its_first_sample_names_no_best_in_its_repr():
 
 def test_the_opening_cards_table_points_to_card_advice_for_its_intervals_and_ties():
     """The single analysis's opening-card table settles ties by its order without a word and gives its means no
-    interval (a review): a line under it says so and points to ``--cards``, which ranks the cards with paired
-    intervals; a hand that does not lead has no table and no line."""
+    interval: a line under it says so and points to ``--cards``, which ranks the cards with paired intervals; a hand
+    that does not lead has no table and no line."""
     from typer.testing import CliRunner
 
     from cli.main import app
@@ -882,7 +882,7 @@ def test_a_strategy_tree_prints_and_renders_what_it_is_of_and_its_root_s_cards()
     assert str(type(tree)()) == "strategy tree of 0 cards from the deal's start, 0 nodes"  # one made by hand
     rufer = list(solver.read_positions(VALAT.parent / "schafkopf.tbn"))[5]  # board 6: one card played
     assert str(solver.strategy_tree(rufer, 2)).splitlines()[0] == \
-        "Schafkopf Rufer G: strategy tree of 2 cards after 1 card played, 5 nodes"  # it read '1 cards played'
+        "Schafkopf Rufer G: strategy tree of 2 cards after 1 card played, 5 nodes"  # not '1 cards played'
     past = solver.strategy_tree(rufer, 10)  # 7 cards left: not "of 10 cards", nor a depth attribute of 10
     assert str(past).splitlines()[0] == \
         "Schafkopf Rufer G: strategy tree of the 7 cards left after 1 card played, 15 nodes"
@@ -1013,9 +1013,9 @@ def test_a_card_and_a_card_set_take_a_format_spec_as_their_names_do():
 
 
 def test_a_position_made_of_wrong_parts_still_reprs():
-    """``solver.Position(game, rules, "x")`` is refused by every function that takes it, but its ``repr`` (a
-    debugger's, a traceback's local) raised ``AttributeError: 'str' object has no attribute 'is_over'``; it shows
-    the fields as given, as a broken PlayState does."""
+    """``solver.Position(game, rules, "x")`` is refused by every function that takes it, but its ``repr`` (a debugger's,
+    a traceback's local) shows the fields as given, as a broken PlayState does, not an ``AttributeError: 'str' object
+    has no attribute 'is_over'``."""
     position = solver.random_position("schafkopf", 3, 1, contract="Solo E")
     broken = solver.Position(position.game, position.rules, "x")
     assert repr(broken) == f"Position(game=Schafkopf, rules={position.rules!r}, state='x', played=())"
@@ -1051,7 +1051,7 @@ def test_a_card_given_as_an_int_enum_member_is_played_and_kept_as_its_number(val
     assert repr(played.played) == repr(valat.played + (legal,)) and played == valat.play(legal)
     made = solver.Position(valat.game, valat.rules, played.state, played=valat.played + (Chosen.FIRST,))
     assert repr(made.played) == repr(played.played) and made == played
-    import numpy  # a played tuple of numpy integers is kept as plain ints too (it printed np.int64(5))
+    import numpy  # a played tuple of numpy integers is kept as plain ints too (not np.int64(5))
 
     made = solver.Position(valat.game, valat.rules, played.state, played=tuple(map(numpy.int64, played.played)))
     assert repr(made.played) == repr(played.played) and made == played

@@ -670,7 +670,7 @@ def test_one_objective_asked_twice_is_the_same_question(tmp_path: Path) -> None:
 
 def test_a_lock_taken_again_by_its_process_is_released_at_the_last_close(tmp_path: Path) -> None:
     """A run holding a checkpoint's lock for all its records, whose journals take it too: a POSIX record lock is the
-    process's, so the journal's close released it under the run. Taken again, it is counted; only the last close
+    process's, so a journal's close would release it under the run. Taken again, it is counted; only the last close
     (each taking's own, once) releases it."""
     target = tmp_path / "out.jsonl"
     probe = ("import sys\nfrom solver.errors import StichError\nfrom solver.files import lock_beside\ntry:\n"
@@ -751,8 +751,8 @@ def test_a_refused_rerun_leaves_even_a_half_line_alone(tmp_path: Path) -> None:
 
 
 def test_lines_that_do_not_say_their_question_are_refused(tmp_path: Path) -> None:
-    """A line without `asked` (an older output) matched any question by its id alone and silently skipped a
-    record; such an output is refused for a run."""
+    """A line without `asked` (an older output) would match any question by its id alone and silently skip a record:
+    such an output is refused for a run."""
     source = tmp_path / "deals.tbn"
     write_records(list(solver.random_records("Kratzen", 7, 2)), source)
     out = tmp_path / "out.jsonl"
@@ -791,8 +791,8 @@ def _sigterm_disposition(_: object) -> bool:
 
 
 def test_pool_workers_die_on_sigterm_whatever_handler_the_parent_has() -> None:
-    """A forked worker inherited the command's SIGTERM handler, so terminate() could not stop one blocked on a full
-    result pipe after a sibling died, and the run never exited."""
+    """A forked worker does not keep the command's SIGTERM handler, so terminate() stops one blocked on a full result
+    pipe after a sibling died, and the run exits."""
     from solver.workers import run_pool
 
     results: list[bool] = []
@@ -824,8 +824,8 @@ def test_stopping_a_pool_ends_its_running_jobs_at_once() -> None:
 
 
 def test_a_worker_starting_up_ignores_ctrl_c(capfd) -> None:
-    """Ctrl-C reaches the whole process group: a worker spawned under a memory cap, still importing stich, died of it
-    and printed a KeyboardInterrupt traceback on the terminal (the run itself stopped cleanly)."""
+    """Ctrl-C reaches the whole process group: a worker spawned under a memory cap, still importing stich, ignores it,
+    and prints no KeyboardInterrupt traceback on the terminal while the run itself stops cleanly."""
     import multiprocessing
     import os
     from solver.workers import run_pool

@@ -216,10 +216,9 @@ def test_a_web_server_at_the_scheduler_address_is_said_to_be_no_scheduler(tmp_pa
 
 
 def test_a_scheduler_address_with_nothing_behind_it_is_said_with_its_cause(tmp_path):
-    """A mistyped port or a scheduler not started: Dask retried the refused connection for 30 s and then said "OSError:
-    Timed out trying to connect", and the same for a host name that does not resolve. A refused port is said after
-    10 s (a scheduler started just before the run listens within seconds: below), an unknown host at once, each with
-    its cause (exit 1, no traceback)."""
+    """A mistyped port or a scheduler not started, and a host name that does not resolve: a refused port is said after
+    10 s (a scheduler started just before the run listens within seconds: below), an unknown host at once, each with its
+    cause (exit 1, no traceback), not after Dask's 30 s of retries as "OSError: Timed out trying to connect"."""
     import socket
 
     pytest.importorskip("dask.distributed", reason="Dask is not installed (pip install 'stich[cluster]')")
@@ -689,9 +688,9 @@ def _fails_in_turn(job: int | str) -> int:
 
 
 def test_of_two_jobs_that_fail_the_earlier_jobs_failure_is_raised(tmp_path):
-    """Two boards of a match failing side by side on two workers raised whichever came back first, so the error
-    (and the boards kept before it) depended on timing, where one worker reports the first board that fails: the
-    pool raises the failure of the job taken first, and takes no job after a failure (job 3 never runs)."""
+    """Two boards of a match failing side by side on two workers: the pool raises the failure of the job taken first, as
+    one worker reports the first board that fails, not whichever comes back first (an error, and boards kept before it,
+    that would depend on timing), and takes no job after a failure (job 3 never runs)."""
     ran: list[int] = []
     with pytest.raises(ValueError, match="^job 1 fails$"):
         pool.run_pool([1, 2, 3], _fails_in_turn, (), lambda job, result: ran.append(job), 2, in_flight=1)
@@ -773,8 +772,8 @@ def test_only_bytes_that_are_no_dask_frame_are_said_to_be_another_protocol():
 
 
 def test_a_worker_gone_for_a_moment_mid_run_is_waited_for_not_said_to_have_left():
-    """A nanny restarts a killed worker within about a second, while the scheduler counts none: a recount in that
-    gap gave up at once under --worker-wait 0 (and said every worker left under any wait)."""
+    """A nanny restarts a killed worker within about a second, while the scheduler counts none: a recount in that gap
+    waits for it, not giving up at once under --worker-wait 0 nor saying every worker left under any wait."""
     from solver.workers import WORKER_RESTART_SECONDS, _wait_for_workers
 
     class Restarting:

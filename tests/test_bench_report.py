@@ -1,8 +1,8 @@
 """``bench/report.py``'s Machine section: which package, commit and engine sources a report says it measured.
 
-The report measures the installed package (its docstring), which is another checkout's when the one the script
-lives in is not installed (a second clone or a git worktree beside an editable install). It printed this checkout's
-commit and compared this checkout's engine sources with the other package's build: figures of one commit labelled
+The report measures the installed package (its docstring), which is another checkout's when the one the script lives in
+is not installed (a second clone or a git worktree beside an editable install): the commit and the engine sources it
+names are that package's, not this checkout's beside the other package's build, which would label figures of one commit
 with another.
 """
 
@@ -161,8 +161,8 @@ def test_a_stop_signal_as_the_whole_report_is_rendered_waits_for_its_writes(repo
 
 def test_a_completed_run_removes_the_partial_files_a_stopped_one_left_beside_its_reports(report, monkeypatch,
                                                                                          tmp_path, capsys):
-    """A completed run left a stopped run's README.partial.md and results.partial.json beside its fresh report, as
-    ``stich bench --out`` does not: removed, and said; a file of the same name that is no partial report stays."""
+    """A completed run removes a stopped run's README.partial.md and results.partial.json beside its fresh report, as
+    ``stich bench --out`` does, and says so; a file of the same name that is no partial report stays."""
     readme, results = tmp_path / "README.md", tmp_path / "results.json"
     (tmp_path / "README.partial.md").write_text(f"{report.PARTIAL_MARK}stopped during 'A': ...**\n", encoding="utf-8")
     (tmp_path / "results.partial.json").write_text(json.dumps({"partial": {}, "lines": [{"line": "A"}]}))
@@ -259,8 +259,8 @@ def test_a_stop_after_the_first_lines_keeps_them_marked_partial_and_leaves_the_w
 
 
 def test_the_dds_worker_leaves_ctrl_c_to_the_report(report):
-    """The terminal sends Ctrl-C to the DDS worker too, which died of it with a KeyboardInterrupt traceback of its
-    own; it ignores it, and answers on, until the report closes it."""
+    """The terminal sends Ctrl-C to the DDS worker too: it ignores it, not dying of it with a KeyboardInterrupt
+    traceback of its own, and answers on, until the report closes it."""
     dds = importlib.import_module("dds")
     if dds.dds_missing() is not None:
         pytest.skip(f"bridge DDS is {dds.dds_missing()}")

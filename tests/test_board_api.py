@@ -101,9 +101,10 @@ def test_start_names_this_start_of_the_server_by_a_token_another_start_does_not_
 
 
 def test_a_boards_fingerprint_is_its_deal_and_contract_not_its_place_or_label(tmp_path):
-    """A reload found a named file's record again by its label, a tagless record's place: after an edit it opened
-    another deal under the kept play. Each board has a fingerprint of what it is, the same wherever the record
-    stands, under another label, event or comment, and another where the deal, contract, flags or pot differ."""
+    """Each board has a fingerprint of what it is, the same wherever the record stands, under another label, event or
+    comment, and another where the deal, contract, flags or pot differ, so that a reload finds a named file's record
+    again by what it is, not by its label, a tagless record's place (which after an edit would open another deal under
+    the kept play)."""
     record = '[Game "Kratzen"]\n[Deal "1: E9 EK / HA G7 / H7 G8"]\n[Contract "Trump H"]\n'
     others = [record.replace("HA G7 / H7 G8", "H7 G8 / HA G7"), record.replace("Trump H", "Trump G"),
               record + '[Variant "must_undertrump=false"]\n', record + '[Pot "12"]\n']
@@ -228,8 +229,9 @@ def test_a_trick_in_progress_and_announcements():
 
 
 def test_the_view_gives_the_contract_suit_sign_the_cards_show():
-    """The panel read "Trump G" while the cards showed ♠ (German leaves read as spades, docs/rules.md reading 9): the
-    view gives the contract's suit sign and colour as the cards have them; a contract without a suit has none."""
+    """The view gives the contract's suit sign and colour as the cards have them (German leaves read as spades,
+    docs/rules.md reading 9), so the panel never reads "Trump G" beside cards showing ♠; a contract without a suit has
+    none."""
     c = client()
     dealt = c.post("/api/deal", json={"game": "Kratzen", "contract": "Trump G", "seed": 5, "seats": 4}).json()
     view = c.post("/api/position", json={"board": dealt["open"], "moves": []}).json()
@@ -262,8 +264,8 @@ def test_a_refused_deal_names_the_form_field_at_fault():
 
 
 def test_the_board_names_a_contract_as_the_rule_book_does_and_keeps_its_token():
-    """The page showed "Schafkopf WenzTout", the token, where RULES.md 2.2 says "Wenz Tout": the board's summary and
-    the view give the rule book's name beside the token, and the page shows it."""
+    """The board's summary and the view give the rule book's name beside the token (RULES.md 2.2's "Wenz Tout"), and the
+    page shows it, not the token "Schafkopf WenzTout"."""
     c = client()
     dealt = c.post("/api/deal", json={"game": "Schafkopf", "contract": "Wenz Tout", "seed": 5}).json()
     summary = dealt["boards"][0]
@@ -281,7 +283,7 @@ def test_kratzen_tables_of_three_to_six(seats):
     view = c.post("/api/position", json={"board": dealt["open"], "moves": []}).json()
     assert view["seats"] == seats and len(view["hands"]) == seats and view["per_seat"]
     assert all(len(hand["cards"]) == 4 for hand in view["hands"])
-    # every seat plays for itself: the others are no "defenders", and no seat has card points (they read 0)
+    # every seat plays for itself: the others are no "defenders", and no seat has card points (not 0)
     assert [hand["side"] for hand in view["hands"]] == ["attacker"] + [None] * (seats - 1)
     assert [hand["points"] for hand in view["hands"]] == [None] * seats
     assert view["score_unit"] == "chips"  # the page's words for the score: a Kratzen attacker is paid in chips
@@ -630,9 +632,9 @@ def test_the_curve_is_the_post_mortem():
 
 
 def test_the_curve_names_the_bonuses_a_card_lost_as_players_do():
-    """The page said a card lost ``schneider_against``, the JSON's name, where ``stich postmortem`` says a name: each
-    card carries its ``bonuses_lost`` by the players' names (``Game.lost_bonus_title``: ``Schneider against``), the
-    identifiers kept."""
+    """Each card carries its ``bonuses_lost`` by the players' names (``Game.lost_bonus_title``: ``Schneider against``),
+    as ``stich postmortem`` says them, so the page does not say a card lost ``schneider_against``, the JSON's name; the
+    identifiers are kept."""
     c = client(SK, board="7")
     board, moves = opened(c)
     curve = c.post("/api/curve", json={"board": board, "moves": moves, "objective": "points"}).json()
@@ -749,7 +751,7 @@ def test_a_named_file_replaced_while_served_by_a_pipe_or_a_huge_file_is_refused(
     assert listed["boards"] == [] and listed["error"] == (
         f"{served}: not a regular file now (a pipe is at its name); the board reads only regular files")
     served.unlink()
-    served.mkdir()  # a directory is said in the same words (it was "Is a directory: 8", a descriptor's number)
+    served.mkdir()  # a directory is said in the same words (not "Is a directory: 8", a descriptor's number)
     assert c.get("/api/start").json()["files"][0]["error"] == (
         f"{served}: not a regular file now (a folder is at its name); the board reads only regular files")
     served.rmdir()
@@ -902,8 +904,8 @@ def test_upload_and_paste_open_records():
 
 
 def test_a_pasted_or_uploaded_bad_contract_is_said_once():
-    """The refusal of a record with [Contract "Valat"] named the contract twice, "... 'Valat' (expected ...) (got
-    'Valat')"; pasted or uploaded, it is said once, with what was expected."""
+    """The refusal of a record with [Contract "Valat"], pasted or uploaded, names the contract once, with what was
+    expected, not twice ("... 'Valat' (expected ...) (got 'Valat')")."""
     text = re.sub(r'\[Contract "[^"]*"\]', '[Contract "Valat"]', ZR.read_text(encoding="utf-8"), count=1)
     line = text[:text.index('[Contract "Valat"]')].count("\n") + 1
     said = f":{line}:12: unknown Zwanzigerrufen contract 'Valat' (expected Normal [T20..T16] | Solo | SuitSolo)"
@@ -1167,7 +1169,7 @@ def test_bad_moves_are_refused(body, status, words):
 
 @pytest.mark.parametrize("route", ["/api/position", "/api/values", "/api/curve", "/api/odds", "/api/save"])
 def test_a_question_naming_no_board_is_told_so_not_of_a_board_none(route):
-    """A body without "board", or with null there, said "no board None is open on this server": it names none."""
+    """A body without "board", or with null there, is told it names none, not "no board None is open on this server"."""
     c = client(ZR)
     c.get("/api/start")
     for body in ({"moves": []}, {"board": None, "moves": []}):
@@ -1276,9 +1278,10 @@ def club_machine(monkeypatch):
 
 @pytest.mark.parametrize("wildcard", ["0.0.0.0", "::"])
 def test_bound_to_every_address_the_machines_addresses_and_names_are_its_own(club_machine, wildcard):
-    """``stich board --host 0.0.0.0`` answered 421 to every browser on another machine: they name the board by this
-    machine's IP address or name, not 0.0.0.0. An IP literal cannot be rebound by DNS and the machine's names are
-    its own, so both are the board's, on its port; other names, other ports and other Origins are still refused."""
+    """``stich board --host 0.0.0.0`` answers browsers on another machine, which name the board by this machine's IP
+    address or name, not 0.0.0.0, rather than a 421 to every one: an IP literal cannot be rebound by DNS and the
+    machine's names are its own, so both are the board's, on its port; other names, other ports and other Origins are
+    still refused."""
     c = TestClient(create_app([ZR], host=wildcard, port=8421), base_url="http://192.0.2.7:8421")
     for host in ("192.0.2.7:8421", "10.1.2.3:8421", "[fd00::5]:8421", "[::ffff:192.0.2.7]:8421", "clubpc:8421",
                  "CLUBPC.club.lan:8421", "clubpc.local:8421", "localhost:8421", "127.0.0.1:8421", "[::1]:8421"):
@@ -2100,9 +2103,9 @@ def served_port():
 
 
 def test_a_connection_that_sends_no_headers_in_time_is_closed(served_port):
-    """uvicorn waited for a request's headers forever: a client that opened connections and sent nothing, or a
-    header a byte at a time, held each one (and a file descriptor) as long as it liked. The command's protocol closes
-    a connection that has sent no request's headers within its time; a request in time is answered, and the same
+    """A client that opens connections and sends nothing, or a header a byte at a time, does not hold each one (and a
+    file descriptor) as long as it likes, as uvicorn's wait for a request's headers would let it: the command's protocol
+    closes a connection that has sent no request's headers within its time; a request in time is answered, and the same
     connection is given the time again for its next one."""
     import socket
 
@@ -2139,8 +2142,8 @@ def test_a_connection_that_sends_no_headers_in_time_is_closed(served_port):
 
 
 def test_a_request_that_is_not_http_is_refused_in_json(served_port):
-    """uvicorn refused a request it could not read (two Host headers, a bad Content-Length, a line that is no
-    header) in plain text, "Invalid HTTP request received.", while every other refusal of the board is JSON."""
+    """A request uvicorn cannot read (two Host headers, a bad Content-Length, a line that is no header) is refused in
+    JSON, as every other refusal of the board is, not in plain text as "Invalid HTTP request received."."""
     import socket
 
     for request in (b"GET / HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n",
@@ -2338,9 +2341,9 @@ def test_a_multipart_upload_is_refused_in_the_boards_words_and_takes_what_json_t
 
 
 def test_the_board_deals_every_seed_stich_deal_does_and_says_the_range():
-    """The board refused a seed of ten digits or more ("the seed is a whole number", of 1000000000) that
-    ``stich deal`` took: both take every 64-bit seed, signed or unsigned (-(2**64 - 1) to 2**64 - 1), and the refusal
-    says the range."""
+    """The board deals every seed ``stich deal`` takes, a seed of ten digits or more too (not refused as "the seed is a
+    whole number", of 1000000000): both take every 64-bit seed, signed or unsigned (-(2**64 - 1) to 2**64 - 1), and the
+    refusal says the range."""
     from solver.generate import random_record
 
     c = client()
@@ -2869,8 +2872,8 @@ def test_the_command_line_of_a_named_files_position_gives_its_card_values(tmp_pa
 
 
 def test_the_command_line_docs_board_md_shows_is_the_boards(monkeypatch):
-    """docs/board.md's example command is what the board shows for its position, and run it gives the values shown
-    (it once played a card of the record's second trick first, which the command refused)."""
+    """docs/board.md's example command is what the board shows for its position, and run it gives the values shown (a
+    command that played a card of the record's second trick first would be refused)."""
     page = (EXAMPLES.parent / "docs" / "board.md").read_text(encoding="utf-8")
     example = re.search(r"`(stich solve (/\S+)/examples/schafkopf\.tbn --board 7 [^`]*)`", page)
     monkeypatch.chdir(EXAMPLES.parent)
@@ -2974,8 +2977,8 @@ def test_a_board_tag_with_spaces_is_picked_as_solve_picks_it(tmp_path, monkeypat
 
 
 def test_a_file_name_not_utf8_is_said_by_its_bytes(tmp_path):
-    """A file named by bytes that are not UTF-8 made /api/start a 500 (UnicodeEncodeError): the page is given the
-    name with those bytes written out, and a command that names the file Save .tbn downloads."""
+    """A file named by bytes that are not UTF-8 does not make /api/start a 500 (UnicodeEncodeError): the page is given
+    the name with those bytes written out, and a command that names the file Save .tbn downloads."""
     name = os.fsdecode(b"bad\xffname.tbn")
     (tmp_path / name).write_bytes(ZR.read_bytes())
     c = client(tmp_path / name)

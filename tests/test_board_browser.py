@@ -425,8 +425,8 @@ def test_a_reload_in_the_middle_of_a_search_shows_the_values(driver, server, mon
 
 
 def test_the_tab_says_the_deal_open(driver, server):
-    """Every tab of the board was titled "stich board": two tabs (two deals side by side) were told apart only by
-    opening them. The tab says the record shown, and another record opened, that one."""
+    """The tab says the record shown, and another record opened, that one: two tabs (two deals side by side) are told
+    apart without opening them, not both titled "stich board"."""
     driver.get(server)
     wait_for(lambda: settled(driver), "values")
     for label in ("zwanzigerrufen.tbn board 3", "schafkopf.tbn board 2"):
@@ -477,7 +477,7 @@ def test_two_tabs_play_at_once_each_its_own_table(driver, server, monkeypatch):
 
 
 def test_a_board_that_stopped_is_said_in_the_boards_words_not_the_browsers(driver):
-    """A card clicked after the server stopped said the browser's "Failed to fetch"."""
+    """A card clicked after the server stopped is said in the board's words, not as the browser's "Failed to fetch"."""
     with serving([EXAMPLES / "schafkopf.tbn"]) as address:
         driver.get(address)
         wait_for(lambda: settled(driver), "values")
@@ -528,8 +528,8 @@ def test_a_reload_after_a_restart_keeps_the_named_files_play_and_drops_the_deals
 
 
 def test_a_reload_after_an_edit_to_the_named_file_keeps_the_play(driver, tmp_path):
-    """An edit to a named file gives its records new ids: a reload lost the play and opened board 1. The record is
-    found again by its label, its moves checked to play on it as edited."""
+    """An edit to a named file gives its records new ids: a reload keeps the play, finding the record again by its
+    label, its moves checked to play on it as edited, rather than losing the play and opening board 1."""
     record = '[Game "Kratzen"]\n[Deal "1: E9 EK / HA G7 / H7 G8"]\n[Contract "Trump H"]\n'
     path = tmp_path / "own.tbn"
     path.write_text(record + "\n" + record.replace("E9 EK", "EK E9"), encoding="utf-8")
@@ -719,8 +719,8 @@ def test_a_file_of_many_bad_records_is_said_in_a_bar_that_leaves_the_table_in_vi
 
 
 def test_a_stream_cut_off_by_a_stopped_board_is_said_in_the_boards_words(driver, server):
-    """A server stopped during a streamed search: its stream fails part-way, and the page said the browser's
-    "network error". An aborted search (a newer question) is still no error."""
+    """A server stopped during a streamed search: its stream fails part-way, and the page says so in the board's words,
+    not as the browser's "network error". An aborted search (a newer question) is still no error."""
     driver.get(server)
     wait_for(lambda: settled(driver), "values")
     cut = """const cause = arguments[0] === 'abort' ? new DOMException('stopped', 'AbortError')
@@ -1047,8 +1047,8 @@ def test_the_deal_dialog_says_a_refusal_inside_itself_and_keeps_what_was_typed(d
 
 
 def test_the_deal_dialogs_contract_placeholder_fits_its_field_on_a_phone(driver, server):
-    """At 390 pixels the Contract field said "e.g. Normal (empty: any": its placeholder, for every game, is shown
-    whole, and what an empty field deals is said in the help line under the form."""
+    """At 390 pixels the Contract field's placeholder, for every game, is shown whole, not cut to "e.g. Normal (empty:
+    any", and what an empty field deals is said in the help line under the form."""
     from selenium.webdriver.support.select import Select
 
     driver.get(server)
@@ -1072,9 +1072,9 @@ def test_the_deal_dialogs_contract_placeholder_fits_its_field_on_a_phone(driver,
 
 @pytest.mark.parametrize("width", [1400, 1024])
 def test_the_record_list_shows_the_whole_record_on_a_desktop_on_one_line_with_the_buttons(driver, server, width):
-    """A desktop window has room for a record's whole name in the list: at 24em it showed "zwanzigerrufen.tbn board 1:
-    Zwanzigerrufen" and cut the contract off, with half the header empty. It grows into the room there is, the header
-    still one line (the buttons beside it)."""
+    """A desktop window has room for a record's whole name in the list: the list grows into the room there is, the
+    header still one line (the buttons beside it), not a 24em list that cuts "zwanzigerrufen.tbn board 1:
+    Zwanzigerrufen" off before its contract, with half the header empty."""
     driver.get(server)
     wait_for(lambda: settled(driver), "values")
     open_record(driver, "zwanzigerrufen.tbn board 1")
@@ -1206,8 +1206,8 @@ def test_the_end_of_a_kratzen_deal_shows_each_seats_payment_not_its_trick_chips(
 
 
 def test_the_play_list_names_a_lost_bonus_as_players_do(driver, server):
-    """The play list's tooltip named a lost bonus by its JSON name (``schneider_against``); it says it as ``stich
-    postmortem`` does, from the curve's ``bonus_titles`` (Schafkopf board 7: the Schneider)."""
+    """The play list's tooltip says a lost bonus as ``stich postmortem`` does, from the curve's ``bonus_titles``
+    (Schafkopf board 7: the Schneider), not by its JSON name (``schneider_against``)."""
     driver.get(server)
     wait_for(lambda: settled(driver), "the page")
     open_record(driver, "schafkopf.tbn board 7")
@@ -1502,7 +1502,7 @@ def test_the_keyboard_plays_any_card(driver, server):
 
 
 def test_a_touch_screen_shows_no_keys(driver, server):
-    """The key hints ("Keys: ← → undo, redo ...") showed on a phone, which has no keyboard: a touch screen (no
+    """The key hints ("Keys: ← → undo, redo ...") are for a keyboard, which a phone has none of: a touch screen (no
     hover, a coarse pointer) hides them; a mouse's window keeps them. The touch screen is emulated."""
     driver.get(server)
     wait_for(lambda: settled(driver), "values")
@@ -1805,8 +1805,8 @@ def test_space_held_down_plays_one_card_and_a_burst_keeps_at_most_four(driver, s
 
 
 def test_enter_held_down_on_a_card_plays_one_card(driver, server):
-    """Enter held down on a card: its repeats, reaching the next seat's card once the next table showed (the focus
-    moves there), played that card too. A held key plays one card."""
+    """Enter held down on a card plays one card: its repeats, reaching the next seat's card once the next table shows
+    (the focus moves there), do not play that card too."""
     driver.get(server)
     wait_for(lambda: settled(driver), "values")
     open_at(driver, "schafkopf.tbn board 1", 0)
@@ -1866,8 +1866,8 @@ def test_after_a_refused_position_a_card_plays_from_the_table_shown(driver, serv
 
 
 def test_a_values_error_goes_when_values_come_in_for_another_objective(driver, server):
-    """The objective changed asks the values again without another position shown: an error of the values before
-    stayed said over the values that came in."""
+    """The objective changed asks the values again without another position shown: an error of the values before goes
+    once the values come in, not left said over them."""
     driver.get(server)
     wait_for(lambda: settled(driver), "values")
     open_at(driver, "schafkopf.tbn board 1", 0)
@@ -1912,8 +1912,8 @@ def test_space_after_a_values_error_asks_the_values_again(driver, server):
 
 
 def test_an_objective_chosen_after_a_refused_position_values_the_table_shown(driver, server):
-    """After a refused position the table shown is the last one accepted: an objective chosen then asked the values
-    (and the graph) of the refused line, refused again. It asks them of the table shown."""
+    """After a refused position the table shown is the last one accepted: an objective chosen then asks the values (and
+    the graph) of the table shown, not of the refused line, which would be refused again."""
     refused_position(driver, server)
     asked = driver.execute_script("""window.unstubbedFetch = window.unstubbedFetch || window.fetch;
       window.asked = [];
@@ -1938,9 +1938,9 @@ window.fetch = (url, options) => url === "/api/position" ? Promise.reject(new Ty
 
 
 def test_an_objective_chosen_after_a_failed_step_keeps_the_records_line(driver, server):
-    """End pressed with no answer, then an objective chosen: the record's play was cut to the table shown (16 moves
-    became 0, and Save .tbn dropped them) and the tab kept the cursor it could not reach. The table shown is valued,
-    the moves stay a line ▶ goes on with, and the tab keeps the cursor shown."""
+    """End pressed with no answer, then an objective chosen: the table shown is valued, the moves stay a line ▶ goes on
+    with, and the tab keeps the cursor shown; the record's play is not cut to the table shown (16 moves becoming 0,
+    dropped by Save .tbn), nor does the tab keep a cursor it cannot reach."""
     driver.get(server)
     wait_for(lambda: settled(driver), "values")
     open_at(driver, "schafkopf.tbn board 1", 0)
@@ -1961,8 +1961,8 @@ def test_an_objective_chosen_after_a_failed_step_keeps_the_records_line(driver, 
 
 
 def test_best_after_a_refused_position_plays_from_the_table_shown(driver, server):
-    """After a refused position ★ best looked usable and did nothing, nor did space: they play a best card of the
-    table shown from its values, as a card clicked there is played."""
+    """After a refused position ★ best and space play a best card of the table shown from its values, as a card clicked
+    there is played, rather than looking usable and doing nothing."""
     refused_position(driver, server)
     state = ("return [S.cursor, S.shownAt, S.moves.slice(0, S.cursor), S.values.best, "
              "document.getElementById('best').getAttribute('aria-disabled')]")
@@ -2000,8 +2000,8 @@ def test_best_after_a_refused_position_without_values_is_dimmed(driver, server):
 
 
 def test_ask_again_is_offered_only_where_it_asks(driver, server):
-    """The summary of stopped values said "★ ask again searches once more" for every stop: a board that is stopping
-    answers no second question, and it is said only where ★ asks again."""
+    """A board that is stopping answers no second question, so the summary of stopped values says "★ ask again searches
+    once more" only where ★ asks again, not for every stop."""
     driver.get(server)
     wait_for(lambda: settled(driver), "values")
     open_at(driver, "schafkopf.tbn board 1", 0)
@@ -2422,11 +2422,10 @@ return {table: box(table), aside: box(document.querySelector('aside')),
     (390, 844, "phone"), (768, 1024, "upright"), (810, 1080, "upright"), (1024, 768, "beside"), (1366, 768, "beside"),
     (1920, 1080, "beside")])
 def test_a_tablet_uses_its_width(driver, server, width, height, layout):
-    """The tablet review: upright (768 by 1,024) a tablet stacked the hands as a phone does, and at 810 or held
-    sideways (1,024) it put the panels under the table in one column, a screen's height below the cards. Now a tablet
-    upright has the table around its width and the panels under it in two columns; sideways the panels are beside
-    the table, as on a desktop; a phone still stacks. At each size: no sideways scrolling, no card covering another,
-    no seat off the table, no target under 24 by 24 pixels."""
+    """A tablet upright (768 by 1,024) has the table around its width and the panels under it in two columns, not the
+    hands stacked as a phone's; sideways (1,024) the panels are beside the table, as on a desktop, not under it in one
+    column a screen's height below the cards; a phone still stacks. At each size: no sideways scrolling, no card
+    covering another, no seat off the table, no target under 24 by 24 pixels."""
     driver.get(server)
     wait_for(lambda: settled(driver), "values")
     try:
@@ -2647,10 +2646,9 @@ def test_a_mouses_graph_in_a_frame_narrower_than_its_margins_is_not_drawn_backwa
 
 @pytest.mark.parametrize("width, height", [(390, 844), (768, 1024), (1024, 768), (1366, 768)])
 def test_a_large_default_font_takes_a_narrower_windows_layout(driver, server, width, height):
-    """The tablet review: a reader who sets the browser's font to 24 pixels (a large default, as 200% zoom doubles
-    it) got the same 40-pixel cards, and on a phone the panels' two-column grid (17rem a column, 408 pixels) ran
-    off the page's side. The cards grow with it (60 pixels), the layouts' widths are in em and so the window takes a
-    narrower one's layout, and no size scrolls sideways."""
+    """A reader who sets the browser's font to 24 pixels (a large default, as 200% zoom doubles it) gets larger cards
+    (60 pixels, not 40), the layouts' widths are in em and so the window takes a narrower one's layout, and no size
+    scrolls sideways (as a phone's panels in a two-column grid of 17rem a column, 408 pixels, would)."""
     driver.get(server)
     wait_for(lambda: settled(driver), "values")
     try:
@@ -2673,9 +2671,9 @@ def test_a_large_default_font_takes_a_narrower_windows_layout(driver, server, wi
 
 
 def test_two_quick_taps_are_two_taps_not_a_zoom(driver, server):
-    """The tablet review: on a tablet's browser two quick taps on "★ best" (or on two cards) are a double tap, which
-    zooms the page where it should play two cards. What a finger taps again and again says ``touch-action:
-    manipulation``: taps and scrolling, no double-tap zoom (the pinch still zooms)."""
+    """On a tablet's browser two quick taps on "★ best" (or on two cards) are a double tap, which would zoom the page
+    where it should play two cards: what a finger taps again and again says ``touch-action: manipulation``, taps and
+    scrolling, no double-tap zoom (the pinch still zooms)."""
     driver.get(server)
     wait_for(lambda: settled(driver) and driver.execute_script("return S.curve !== null"), "the graph")
     actions = driver.execute_script(
@@ -2702,9 +2700,9 @@ def apart(a: dict, b: dict, gap: float = 0) -> bool:
 
 @pytest.mark.parametrize("width", [1024, 683])
 def test_the_pot_line_keeps_off_the_seats_labels(driver, server, width):
-    """The short-window review: in Kratzen board 5 (no [Pot] tag) at 1,024 by 768 and at 683 pixels the pot line said
-    how to give a pot in three lines, and its last sat on seat 1's label with no gap. The table says "pot 0 chips ·
-    tricks and targets only", the contract panel (and the line's tooltip) how to give one."""
+    """In Kratzen board 5 (no [Pot] tag) at 1,024 by 768 and at 683 pixels the pot line keeps off seat 1's label: the
+    table says "pot 0 chips · tricks and targets only", the contract panel (and the line's tooltip) how to give one, not
+    the table three lines of how to give a pot, its last on the label with no gap."""
     driver.get(server)
     wait_for(lambda: settled(driver), "values")
     try:
@@ -2726,8 +2724,8 @@ def test_the_pot_line_keeps_off_the_seats_labels(driver, server, width):
 
 @pytest.mark.parametrize("width, height, scale", [(960, 540, 2), (768, 1024, 1), (810, 1080, 1)])
 def test_the_panels_under_the_table_flow_evenly(driver, server, width, height, scale):
-    """The short-window review: at 960 pixels (a 1,920 by 1,080 desktop at 200%) the panels under the table took three
-    columns, and the play list sat alone on the second row. Under the table they are two columns, two panels a row."""
+    """At 960 pixels (a 1,920 by 1,080 desktop at 200%) the panels under the table are two columns, two panels a row,
+    not three columns with the play list alone on the second row."""
     driver.get(server)
     wait_for(lambda: settled(driver), "values")
     try:
@@ -3064,9 +3062,9 @@ def test_the_boards_variant_wins_over_a_records_tag_whether_named_or_uploaded(dr
 
 
 def test_an_upload_of_a_named_file_adds_no_empty_group_to_the_list(driver, tmp_path, monkeypatch):
-    """A file named on the command line by its relative name and uploaded under the same name is the same text from
-    the same source: the upload answers the named file's boards, already listed. The page made an "uploaded" group
-    before it skipped them, an empty heading in the list; a group is made only for a record it gets."""
+    """A file named on the command line by its relative name and uploaded under the same name is the same text from the
+    same source: the upload answers the named file's boards, already listed. A group is made only for a record it gets,
+    so no "uploaded" group is made before they are skipped, an empty heading in the list."""
     record = '[Game "Kratzen"]\n[Deal "1: E9 EK / HA G7 / H7 G8"]\n[Contract "Trump H"]\n'
     (tmp_path / "two.tbn").write_text(record + "\n" + record.replace("E9 EK", "EK E9"), encoding="utf-8")
     monkeypatch.chdir(tmp_path)
@@ -3142,8 +3140,8 @@ def test_a_refused_paste_stays_in_its_dialog_with_the_caret_at_the_fault(driver,
 
 
 def test_the_paste_caret_counts_a_card_sign_as_one_character(driver, server):
-    """The server counts columns in characters, the page counted UTF-16 units: a 🂡 before the fault put the caret
-    one place early. A refusal with no line and column gives the focus to the message, the text box marked."""
+    """The page counts columns in characters, as the server does, not in UTF-16 units: a 🂡 before the fault does not put
+    the caret one place early. A refusal with no line and column gives the focus to the message, the text box marked."""
     text = '[Game "Kratzen"]\n[Deal "1: E9 EK / HA G7 / H7 G8"]\n[Contract "Trump H"]\n[Event "🂡"] XX\n'
     box, said, caret = _paste_refused(driver, server, text)
     assert said.startswith("pasted text:4:13: unexpected text after a tag (got 'XX'")

@@ -259,8 +259,8 @@ def test_the_spinner_keeps_still_for_who_asks_for_no_motion():
 
 
 def test_a_touch_screen_hides_the_key_hints():
-    """The key hints showed on touch screens, where there are no keys to press: they are hidden where the primary
-    pointer is coarse and cannot hover (a phone, a tablet), not on a narrow window that has a mouse."""
+    """The key hints are hidden on touch screens, where there are no keys to press: where the primary pointer is coarse
+    and cannot hover (a phone, a tablet), not on a narrow window that has a mouse."""
     css = re.sub(r"/\*.*?\*/", "", CSS, flags=re.S)
     touch = re.search(r"@media \(hover: none\) and \(pointer: coarse\) \{(.*?)\n\}", css, re.S)
     assert touch and re.search(r"\.keys \{ display: none; \}", touch.group(1))
@@ -269,9 +269,9 @@ def test_a_touch_screen_hides_the_key_hints():
 
 
 def test_a_touch_screen_keeps_no_card_lifted_after_a_tap():
-    """The tablet review: a tapped card stays "hovered" on a touch screen until the next tap elsewhere, so the lift a
-    mouse gives the card under it stuck to whatever a finger touched last. Every :hover rule is for a pointer that
-    hovers (``@media (hover: hover)``)."""
+    """A tapped card stays "hovered" on a touch screen until the next tap elsewhere, so the lift a mouse gives the card
+    under it would stick to whatever a finger touched last: every :hover rule is for a pointer that hovers (``@media
+    (hover: hover)``)."""
     css = re.sub(r"/\*.*?\*/", "", CSS, flags=re.S)
     hovering = re.findall(r"@media \(hover: hover\) \{(.*?)\n\}", css, re.S)
     assert hovering and all(":hover" in block for block in hovering)

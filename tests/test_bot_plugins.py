@@ -524,8 +524,8 @@ def test_a_bot_that_chooses_an_illegal_card_is_said_without_a_traceback(bots_dir
 
 @pytest.mark.parametrize("workers", ["1", pytest.param("2", marks=needs_two_cores)])
 def test_what_a_bot_prints_goes_to_stderr_and_the_json_stays_whole(bots_dir, workers):
-    """A bot's debugging print went to stdout, before --json's document, which no reader could then parse: by
-    print, by sys.__stdout__ and by file descriptor 1 alike, on one worker and on several."""
+    """A bot's debugging print goes to stderr, not to stdout before --json's document, which no reader could then parse:
+    by print, by sys.__stdout__ and by file descriptor 1 alike, on one worker and on several."""
     process = _match(bots_dir, "mybots:Chatty,random,random,random", "-n", "2", "-j", workers, "--json")
     assert process.returncode == 0, process.stderr
     assert json.loads(process.stdout)["boards"] == 2

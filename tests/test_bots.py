@@ -177,8 +177,9 @@ def test_a_seeded_match_is_reproducible():
 
 
 def test_a_bot_of_ones_own_may_answer_with_a_card_or_a_token_and_an_illegal_one_is_named():
-    """``legal_cards()`` yields Cards, so a bot author's bot returns one (the match took only pack indices and failed
-    with a TypeError); a card that is not legal is a StichError naming the bot, the seat and the card."""
+    """``legal_cards()`` yields Cards, so a bot author's bot returns one, and the match takes it as it takes a pack
+    index or a token, not failing with a TypeError; a card that is not legal is a StichError naming the bot, the seat
+    and the card."""
 
     class FirstCard:
         name = "first"
@@ -210,8 +211,8 @@ def test_a_bot_of_ones_own_may_answer_with_a_card_or_a_token_and_an_illegal_one_
 
 
 def test_a_mean_of_two_boards_is_rounded_as_its_boards_add_up():
-    """Boards of 0 and +1.25 for the cheater make a mean of exactly 0.625, which the report wrote +0.62 (the float's
-    half-to-even rounding, which wrote 0.375 as +0.38): a reader adding the boards up rounds it to +0.63."""
+    """Boards of 0 and +1.25 for the cheater make a mean of exactly 0.625, which the report writes +0.63, as a reader
+    adding the boards up rounds it, not +0.62 (the float's half-to-even rounding, which would write 0.375 as +0.38)."""
     from solver.games.outcome import in_table_cell, signed_mean
 
     result = play_match("schafkopf", [make_bot(spec, seed=2) for spec in ("cheater", "random", "random", "random")],
@@ -676,7 +677,7 @@ def test_the_match_text_after_a_time_limit_says_how_often_each_deal_was_to_be_pl
 
 
 def test_a_match_the_time_limit_stopped_says_the_boards_not_started_are_left_for_a_rerun(tmp_path):
-    """A time limit left boards unplayed without a word of them on stderr, nor of the checkpoint that keeps the ones
+    """A match the time limit stopped says on stderr the boards it left unplayed and the checkpoint that keeps the ones
     played: a rerun of the same command plays the rest, to the match an unstopped run plays."""
     import subprocess
     import sys
@@ -966,9 +967,9 @@ def test_a_resume_with_a_gap_keeps_the_deals_in_board_order(tmp_path):
 
 
 def test_a_match_report_says_what_the_bots_played_with_and_under_which_rules():
-    """A match's table and JSON named the bots by their spec alone: `sampling` with --samples 9 read as the
-    default's 50, and neither said what the bots played for (--plays-for), their --card-time, the --contract or the
-    --variant, so a published result could not say what made it."""
+    """A match's table and JSON say more of the bots than their spec alone (`sampling` with --samples 9 would read as
+    the default's 50): what the bots played for (--plays-for), their --card-time, the --contract and the --variant, so
+    that a published result says what made it."""
     from typer.testing import CliRunner
 
     from solver.cli.main import app
@@ -1025,8 +1026,8 @@ def test_a_match_setup_spells_the_contract_and_flags_one_way_however_they_were_t
 
 
 def test_the_card_time_is_said_as_a_deadline_after_the_first_sample():
-    """The setup line said ``at most 0.05 s a card``, but the first sample always finishes (a Zwanzigerrufen opening
-    lead took 0.7 s under a deadline of 0.001 s): the line and ``--help`` say what the deadline is."""
+    """The first sample always finishes (a Zwanzigerrufen opening lead can take 0.7 s under a deadline of 0.001 s), so
+    the setup line and ``--help`` say what the deadline is, not ``at most 0.05 s a card``."""
     from typer.testing import CliRunner
 
     from solver.cli.main import app
@@ -1546,9 +1547,8 @@ def test_a_match_takes_the_objective_by_the_name_every_command_gives_it():
 
 
 def test_a_kratzen_match_names_its_measure_tricks_as_solve_does(tmp_path):
-    """One meaning per flag: solve, tree and postmortem take -o tricks for Kratzen and refuse -o points, but match
-    refused -o tricks and took -o points for each seat's own tricks. Now match takes tricks (the bots' "points", so
-    a checkpoint written with -o points resumes under -o tricks) and refuses points for Kratzen, and tricks for a
+    """One meaning per flag: as solve, tree and postmortem do, match takes -o tricks for Kratzen (the bots' "points", so
+    a checkpoint written with -o points resumes under -o tricks) and refuses -o points for Kratzen, and tricks for a
     game with card points, in solve's words."""
     from test_cli import run
 
@@ -1577,7 +1577,7 @@ def test_a_kratzen_match_names_its_measure_tricks_as_solve_does(tmp_path):
     assert len(checkpoint.read_text().splitlines()) == 3  # the header and one line a board: board 1 was not replayed
 
 
-#: ``stich match`` as it printed this match before it stopped keeping its deals (commit 09648ed): the report, and a
+#: ``stich match``'s output of this match as a run that keeps every deal prints it: the report, and a
 #: digest of its JSON document without ``engine_builds`` (``json.dumps(document, sort_keys=True)``: the keys' order in
 #: the line is free; the engine's build differs from one compiled copy to another)
 FROZEN_MATCH = ("match", "--game", "kratzen", "--bots", "random,cheater,random", "-n", "5", "--pot", "3", "--seed",
@@ -1938,10 +1938,10 @@ def test_a_bot_may_answer_with_a_numpy_integer():
 
 
 def test_bots_of_one_name_with_numpy_settings_are_compared_without_an_error():
-    """Two bots of one's own of one name, each holding ``samples`` as a numpy array: the check that two bots of one
-    name are one kind compared them with ``!=`` and failed with a bare ValueError ("The truth value of an array
-    ... is ambiguous"), which no caller catching StichError expects. Settings that cannot say whether they differ
-    are taken as alike, as before the check."""
+    """Two bots of one's own of one name, each holding ``samples`` as a numpy array: the check that two bots of one name
+    are one kind does not fail on comparing them with ``!=`` with a bare ValueError ("The truth value of an array ... is
+    ambiguous"), which no caller catching StichError expects. Settings that cannot say whether they differ are taken as
+    alike."""
     np = pytest.importorskip("numpy")
 
     class Weighted:
@@ -2218,8 +2218,8 @@ def test_a_bot_reads_the_declarer_1_based_and_the_trumps_in_their_ranking():
 
 
 def test_play_out_on_two_threads_leaves_sys_stdout_as_it_was():
-    """play_out swapped sys.stdout for stderr around every card: two threads playing at once left it stderr for good.
-    A library caller's stdout is its own: play_out leaves it alone, and what the bots print goes there."""
+    """A library caller's stdout is its own: play_out leaves sys.stdout alone, and what the bots print goes there, so
+    two threads playing at once cannot leave it stderr for good, as swapping it for stderr around every card would."""
     import io
     import sys
     import threading
@@ -2254,9 +2254,9 @@ def test_play_out_on_two_threads_leaves_sys_stdout_as_it_was():
 
 def test_an_interrupt_before_a_resumed_match_on_two_workers_hands_out_a_board_is_its_usual_stop(tmp_path, monkeypatch,
                                                                                                   two_worker_cores):
-    """An interrupt after the checkpoint's check and before any board went to a worker (its deals resumed, its
-    builds' notice said) ended ``-j 2`` with an UnboundLocalError from the interrupt's own handler: a traceback and
-    exit 1. It is the match's usual stop: the resumed deals reported, exit 130 with the stop's line."""
+    """An interrupt after the checkpoint's check and before any board goes to a worker (its deals resumed, its builds'
+    notice said) is the match's usual stop on ``-j 2``: the resumed deals reported, exit 130 with the stop's line, not
+    an UnboundLocalError from the interrupt's own handler (a traceback and exit 1)."""
     from test_cli import run
 
     import solver.match as match

@@ -419,8 +419,8 @@ def test_a_games_pack_unpickles_as_that_games_pack() -> None:
 
 
 def test_every_games_pack_is_read_back_through_the_registrys_one_loader() -> None:
-    """The pack finder took the loader of whichever game registered first, right only while every game registers
-    the same one: the cards module keeps the registry's one loader, which every game's pack pickles as."""
+    """The cards module keeps the registry's one loader, which every game's pack pickles as, not the loader of whichever
+    game registered first, which is right only while every game registers the same one."""
     import pickle
 
     from solver.cards import CardSet, game_pack_named

@@ -253,9 +253,9 @@ def test_the_pot_0_note_is_said_once_on_stderr_and_kept_in_the_json(command, wha
 
 
 def test_the_pot_0_note_is_known_by_its_value_not_its_words():
-    """The text leaves the pot-0 note out under each record and says it once on stderr; it knew the note by its
-    words' start (``pot 0:``), which two writers wrote each in their own, and which other notes share (match's,
-    advice's). It is known by the values its writers use, and other notes on a pot of 0 are kept."""
+    """The text leaves the pot-0 note out under each record and says it once on stderr. It knows the note by the values
+    its writers use, not by its words' start (``pot 0:``), which two writers write each in their own and which other
+    notes share (match's, advice's): other notes on a pot of 0 are kept."""
     from cli.render import is_pot_zero_note
 
     (solved,) = documents("solve", "-o", "score", EXAMPLES / "kratzen.tbn", "--board", "3")
@@ -288,8 +288,8 @@ SZ G9 SU S7
                                            (("postmortem", "-o", "score"), "card")])
 def test_a_pot_of_0_given_is_said_without_asking_for_a_pot(tmp_path, command, what):
     """A pot of 0 given on purpose (``--pot 0``, or a record's ``[Pot "0"]``) still settles every line at 0, which
-    stderr says once; it told the reader to give the pot already given ("give the record a [Pot] tag, or --pot
-    CHIPS"). Said only where no pot was given."""
+    stderr says once, without telling the reader to give the pot already given ("give the record a [Pot] tag, or --pot
+    CHIPS"): that is said only where no pot was given."""
     tagged = tmp_path / "tagged.tbn"
     tagged.write_text(KRATZEN_MUSS_PLAYED.format(pot='[Pot "0"]\n'))
     bare = tmp_path / "bare.tbn"
@@ -329,8 +329,8 @@ def test_score_dd_of_a_finished_muss_deal_says_its_note_once(tmp_path):
 
 
 def test_solve_writes_every_objective_s_title_in_capitals():
-    """``solve -o all`` wrote ``score``, ``points`` and ``tricks (seat 1)`` beside ``Game`` and ``Valat against``:
-    every title is written as the bonuses' are, in the value table and the card and line tables' titles; the JSON
+    """``solve -o all`` writes every title as the bonuses' are (``Score``, ``Points`` and ``Tricks (seat 1)`` beside
+    ``Game`` and ``Valat against``, not ``score``), in the value table and the card and line tables' titles; the JSON
     keeps the identifiers."""
     text = run("solve", "-o", "all", "--cards", "--line", EXAMPLES / "settlement.tbn").stdout
     rows = [line.split("│")[1].strip() for line in text.splitlines() if line.startswith("│ ")]
@@ -485,8 +485,8 @@ def test_an_objective_the_deal_decides_says_where_its_answer_is():
 
 
 def test_check_of_a_solo_speaks_of_one_declarer():
-    """A Solo's check said "the defenders hold the declarers to 32" of the one soloist (the score said "the
-    declarer" already); each bonus's description also gives the rule book's name (Absolut against, Pagat Ultimo)."""
+    """A Solo's check speaks of the one soloist as "the declarer", as the score does, not "the defenders hold the
+    declarers to 32"; each bonus's description also gives the rule book's name (Absolut against, Pagat Ultimo)."""
     (document,) = documents("check", EXAMPLES / "zwanzigerrufen.tbn", "-b", "3")
     described = {c["bonus"]: c["description"] for c in document["checks"]}
     assert described["absolut_against"] == "the defenders hold the declarer to 32 or less (Absolut against)"
@@ -498,8 +498,8 @@ def test_check_of_a_solo_speaks_of_one_declarer():
 
 
 def test_check_of_a_schafkopf_solo_speaks_of_one_declarer_and_names_the_bonuses_against():
-    """Schafkopf's schneider_against said "the declarers are held to 30 or less" of a Solo's one declarer, and it
-    and schwarz_against gave no name, where Zwanzigerrufen's say "(Absolut against)", "(Valat against)"."""
+    """Schafkopf's schneider_against speaks of a Solo's one declarer, not of "the declarers are held to 30 or less", and
+    it and schwarz_against give their names, as Zwanzigerrufen's say "(Absolut against)", "(Valat against)"."""
     (solo,) = documents("check", EXAMPLES / "schafkopf.tbn", "-b", "3")
     described = {c["bonus"]: c["description"] for c in solo["checks"]}
     assert described["schneider_against"] == "the defenders hold the declarer to 30 or less (Schneider against)"
@@ -543,8 +543,8 @@ def test_solve_names_each_objective_as_players_do(monkeypatch):
 
 
 def test_check_lists_the_trull_and_the_four_kings_the_deal_decides():
-    """RULES.md 1.6: Trull and 4 Kings need no search, and check left them out of its table. Board 4 is a Suit Solo
-    whose declarer, seat 4, was dealt the four Kings (they count there) and nobody all of TS T21 T1 (the Trull does
+    """RULES.md 1.6: Trull and 4 Kings need no search, and check lists them in its table all the same. Board 4 is a Suit
+    Solo whose declarer, seat 4, was dealt the four Kings (they count there) and nobody all of TS T21 T1 (the Trull does
     not count in a Suit Solo, RULES.md 1.7)."""
     (document,) = documents("check", EXAMPLES / "zwanzigerrufen.tbn", "-b", "4")
     assert schema_errors(document, SCHEMA) == []
@@ -623,8 +623,8 @@ def test_check_lists_schafkopfs_laufende_the_deal_decides():
 
 def test_check_lists_the_laufende_an_endings_score_counts():
     """An ending is scored on the cards it holds (docs/scoring.md), its Laufende too: a Solo E ending whose declarer
-    holds EO GO HO settles 3 Laufende, and check listed none for an ending, so its rows and the score it printed
-    under them disagreed. The row is the one the score counts."""
+    holds EO GO HO settles 3 Laufende, and check lists them for the ending, so its rows and the score printed under them
+    agree. The row is the one the score counts."""
     ending = solver.make_position("schafkopf", "1: EO GO HO EA / EZ GA GZ HA / EK GK HK H9 / E9 G9 SA SZ", "Solo E")
     (laufende,) = solver.dealt_bonuses(ending)
     assert (laufende.bonus, laufende.side, laufende.made) == ("laufende", (1,), True)
@@ -642,7 +642,7 @@ def test_check_schafkopf_and_kratzen():
         (1, 2, 2, True), (2, 0, 1, False), (3, 1, 1, True)]
     out = run("check", EXAMPLES / "kratzen.tbn", "-b", "1").stdout
     assert "guarantees 2 tricks, needs 2" in out
-    # the score under the targets is the attacker's own payment in chips (it printed a bare "+6": whose?)
+    # the score under the targets is the attacker's own payment in chips (not a bare "+6": whose?)
     assert "score (double dummy): +6 chips, attacker seat 1's own payment" in \
         run("check", EXAMPLES / "kratzen.tbn", "-b", "1", "--pot", "12").stdout
     assert "score (double dummy): +90 game units\n" in run("check", EXAMPLES / "valat.tbn").stdout  # a side's
@@ -916,9 +916,9 @@ def test_an_objective_the_record_has_not_is_the_flags_error_in_every_command_tha
 
 @pytest.mark.parametrize("command", ["solve", "postmortem"])
 def test_an_objective_of_another_game_is_said_once_for_the_records_of_a_game(command):
-    """``-o schneider`` on the 7 Zwanzigerrufen examples said 7 near-identical lines, one a record naming its
-    contract's choices: it is said once, with the game's choices, as a refused ``--variant`` is, and each record
-    still gets its --json line with its own contract's words (postmortem: ``-o tricks``, Kratzen's measure)."""
+    """``-o schneider`` on the 7 Zwanzigerrufen examples is said once, with the game's choices, as a refused
+    ``--variant`` is, not in 7 near-identical lines, one a record naming its contract's choices; each record still gets
+    its --json line with its own contract's words (postmortem: ``-o tricks``, Kratzen's measure)."""
     path = EXAMPLES / "zwanzigerrufen.tbn"
     objective, owner = ("schneider", "Schafkopf") if command == "solve" else ("tricks", "Kratzen")
     result = run(command, path, "-o", objective, code=1)
@@ -1161,9 +1161,9 @@ def test_tree_and_batch_take_the_pot_as_solve_does(tmp_path):
 
 
 def test_tree_board_is_found_past_a_record_too_broken_to_read(tmp_path):
-    """``tree --board N`` stopped at an unreadable record before board N; as in every command that reads records,
-    that record is said (it might have been board N), board N's tree is written, and the exit code is 1. Without
-    --board the first record is the one asked for, so its error is the answer."""
+    """``tree --board N`` goes past an unreadable record before board N; as in every command that reads records, that
+    record is said (it might have been board N), board N's tree is written, and the exit code is 1. Without --board the
+    first record is the one asked for, so its error is the answer."""
     text = (EXAMPLES / "kratzen.tbn").read_text()
     broken = tmp_path / "broken.tbn"
     broken.write_text('[Game "Kratzen"]\n[Board "0"\n\n' + text)
@@ -1189,8 +1189,9 @@ def test_output_errors_name_the_file_asked_for(tmp_path):
 
 
 def test_a_socket_named_as_a_file_is_said_to_be_a_socket(tmp_path):
-    """Opening a Unix socket as a file fails with ENXIO, which said only "No such device or address" of the path,
-    as output (`deal --out`, `batch --out`: refused before, as every output path that is no file) and as input."""
+    """Opening a Unix socket as a file fails with ENXIO, "No such device or address" of the path: it is said to be a
+    socket, as output (`deal --out`, `batch --out`: refused before opening, as every output path that is no file) and as
+    input."""
     import socket
 
     path = tmp_path / "s"
@@ -1480,7 +1481,7 @@ def test_bench_compare_with_a_file_that_is_not_utf8_is_bad_input_at_its_place(tm
 
 
 def test_a_file_that_cannot_be_written_is_said_before_the_work(tmp_path, monkeypatch):
-    """A benchmark or a tree computed for minutes and then not written lost everything: where the file cannot be
+    """A benchmark or a tree computed for minutes and then not written would lose everything: where the file cannot be
     written, the command says so before it runs anything."""
     ran: list[object] = []
     monkeypatch.setattr("solver.benchmark.run_line", lambda *a, **k: ran.append(a))
@@ -1528,9 +1529,9 @@ def test_bench_compare_with_a_file_that_is_no_run(tmp_path):
 
 
 def test_bench_names_its_engine_build_and_says_what_differs_from_the_saved_run(tmp_path, monkeypatch):
-    """Every run said "stich 0.1.0", the same on every commit, so a run compared with one saved on another build
-    (or on one thread against two) looked like a like-for-like comparison; and a line timed on other deals showed
-    "-" without saying which deals."""
+    """A run names its engine build, not only "stich 0.1.0", the same on every commit, so that a run compared with one
+    saved on another build (or on one thread against two) does not look like a like-for-like comparison; and a line
+    timed on other deals says which deals, not only "-"."""
     from solver.benchmark import engine_fingerprint
 
     # the threads recorded are at most the usable cores, the table the environment's: pinned, as on a 2-core machine
@@ -1578,8 +1579,8 @@ def _stopped_stats(line, **options):
 
 
 def test_bench_marks_the_figures_that_are_lower_bounds(monkeypatch):
-    """A solve stopped at --limit counts at the limit, so figures that reach it are only lower bounds: the table
-    printed them as plain times under one note for every line; bench/report.py marks them ">=", and so does bench."""
+    """A solve stopped at --limit counts at the limit, so figures that reach it are only lower bounds: bench marks them
+    ">=", as bench/report.py does, not plain times under one note for every line."""
     monkeypatch.setattr("solver.benchmark.run_line", _stopped_stats)
     shown = run("bench", "-g", "kratzen", "-n", "3", "--time-limit", "0.005").stdout
     (row,) = [row for row in shown.splitlines() if row.startswith("│ Kratzen")]
@@ -1807,7 +1808,7 @@ def test_bench_reads_a_partial_run_beside_its_out_up_to_the_size_compare_reads(t
 
 
 def test_bench_refuses_to_write_its_run_over_the_run_it_compares_with(tmp_path, monkeypatch):
-    """``--compare F --out F`` replaced the baseline with the run compared with it: refused before any line runs,
+    """``--compare F --out F`` would replace the baseline with the run compared with it: refused before any line runs,
     both flags named as typed (``--save`` too), by the file's own name, a relative and an absolute one, or through a
     symbolic link."""
     monkeypatch.chdir(tmp_path)
@@ -1825,7 +1826,7 @@ def test_bench_refuses_to_write_its_run_over_the_run_it_compares_with(tmp_path, 
 
 
 def test_bench_refuses_out_as_the_file_compare_reads_on_standard_input(tmp_path):
-    """``--compare - --out base.json < base.json`` read the baseline and then replaced it: refused, saying so."""
+    """``--compare - --out base.json < base.json`` would read the baseline and then replace it: refused, saying so."""
     baseline = tmp_path / "base.json"
     baseline.write_text("a baseline\n")
     with open(baseline, "rb") as stdin:
@@ -1970,8 +1971,9 @@ def test_bench_compare_says_another_version_or_time_limit_and_a_saved_line_at_it
 
 
 def test_bench_compare_reads_standard_input_and_refuses_a_file_larger_than_any_run(tmp_path, monkeypatch):
-    """--compare - said "-: No such file or directory", where every command reads - as standard input; and
-    --compare /dev/zero read for ever, until the process ran out of memory (said as a --table-mb problem)."""
+    """--compare - reads standard input, as every command reads -, not a file named "-"; and --compare /dev/zero is
+    refused as larger than any run, not read for ever until the process runs out of memory (said as a --table-mb
+    problem)."""
     saved = tmp_path / "before.json"
     run("bench", "-g", "kratzen", "-n", "1", "--time-limit", "0", "--out", saved)
     result = runner.invoke(app, ["bench", "-g", "kratzen", "-n", "1", "--time-limit", "0", "--compare", "-",
@@ -1999,8 +2001,8 @@ def test_bench_table_says_which_deals_it_timed():
 
 
 def test_bench_json_spells_each_variant_value_as_the_game_does():
-    """bench --json wrote a --variant value as typed (``NO``) where match and a batch line write ``false``: one
-    flag, two spellings across the commands' documents."""
+    """bench --json writes a --variant value as the game spells it (``false``, not ``NO`` as typed), as match and a
+    batch line do: one flag, one spelling across the commands' documents."""
     args = ("bench", "-g", "kratzen", "-n", "1", "--time-limit", "0", "--variant", "Must_Undertrump=NO")
     [line] = documents(*args, "--json")
     assert line["variant"] == {"must_undertrump": "false"}
@@ -2008,8 +2010,8 @@ def test_bench_json_spells_each_variant_value_as_the_game_does():
 
 
 def test_bench_compare_reads_a_saved_variant_as_the_game_spells_it_or_says_which_it_cannot(tmp_path):
-    """A run saved when bench wrote a --variant value as typed (``YES``) seemed to time other deals than a run that
-    writes ``true``: its lines showed no ratios. Both are read as the game spells them; a flag or value the game
+    """A run saved by a bench that wrote a --variant value as typed (``YES``) and a run that writes ``true`` time the
+    same deals, so their lines are compared with ratios: both are read as the game spells them; a flag or value the game
     does not take is refused, naming the line and the flag."""
     args = ("bench", "-g", "kratzen", "-n", "1", "--time-limit", "0", "--variant", "weli_also_bells=true")
     saved = tmp_path / "old.json"
@@ -2158,7 +2160,8 @@ def test_score_dd_text_of_unfinished_kratzen_deals():
 
 
 def test_score_dd_counts_one_trick_in_the_singular(tmp_path):
-    """`score --dd` said "the attacker forces his 1 tricks"; seed 1's three-seat deal lets the attacker force one."""
+    """`score --dd` counts one trick in the singular, not "the attacker forces his 1 tricks": seed 1's three-seat deal
+    lets the attacker force one."""
     path = tmp_path / "one.tbn"
     path.write_text(run("deal", "-g", "kratzen", "--pot", "12").stdout, encoding="utf-8")
     text = " ".join(run("score", path, "--dd").stdout.split())
@@ -2241,10 +2244,9 @@ def test_a_postmortem_record_that_failed_has_a_json_line_saying_so(tmp_path):
 
 
 def test_postmortem_names_the_measure_as_solve_does(tmp_path):
-    """One meaning per flag: postmortem took -o points for a Kratzen record (each mover's tricks) and refused
-    -o tricks, while solve and tree call Kratzen's measure tricks and refuse points. Now -o tricks grades a Kratzen
-    record as the default does, and -o points on it (or -o tricks on a game with card points) is refused in solve's
-    words, pointed at the record."""
+    """One meaning per flag: as solve and tree call Kratzen's measure tricks and refuse points, postmortem's -o tricks
+    grades a Kratzen record as the default does, and -o points on it (or -o tricks on a game with card points) is
+    refused in solve's words, pointed at the record."""
     record = tmp_path / "weli.tbn"
     record.write_text(KRATZEN_DEFENDER_THROWS_THE_WELI)
     assert documents("postmortem", record, "-o", "tricks") == documents("postmortem", record)
@@ -2281,8 +2283,8 @@ def test_a_kratzen_postmortems_note_names_an_objective_the_command_takes(tmp_pat
 
 
 def test_a_kratzen_postmortem_takes_the_pot_as_score_and_table_do(tmp_path):
-    """Graded by the score, a Kratzen post-mortem is in chips, but only a [Pot] tag gave it a pot: a record without
-    one graded every card at 0, unsaid. --pot sets it, as in score, table and analyse; a pot of 0 is said on stderr."""
+    """Graded by the score, a Kratzen post-mortem is in chips, and --pot gives it a pot, as in score, table and analyse,
+    not only a [Pot] tag (a record without one would grade every card at 0, unsaid); a pot of 0 is said on stderr."""
     record = tmp_path / "weli.tbn"
     record.write_text(KRATZEN_DEFENDER_THROWS_THE_WELI.replace('[Pot "12"]\n', ""))
     (tagged,) = documents("postmortem", record, "-o", "score", "--pot", "12")
@@ -2416,8 +2418,8 @@ def test_every_field_json_md_names_is_a_field_of_the_schema() -> None:
 
 
 def test_the_docs_example_documents_are_valid_json_under_the_schema():
-    """A document shown in the docs is one a program may copy: it parses, and the schema takes it (an edit once
-    left it invalid)."""
+    """A document shown in the docs is one a program may copy: it parses, and the schema takes it, so an edit cannot
+    leave it invalid unseen."""
     shown = [line for page in sorted((ROOT / "docs").glob("*.md")) + [ROOT / "README.md"]
              for line in page.read_text(encoding="utf-8").splitlines() if line.startswith('{"schema":"stich-result/')]
     assert shown
@@ -2845,8 +2847,8 @@ def test_install_completion_in_a_home_it_cannot_write_says_so_in_one_line(tmp_pa
 
 
 def test_install_completion_says_where_it_installed_on_stderr(tmp_path: Path):
-    """``--install-completion``'s lines (where the script went, when it takes effect) are messages: Typer printed
-    them on stdout, which carries data alone. They are on stderr, and the script is installed. Run under bash."""
+    """``--install-completion``'s lines (where the script went, when it takes effect) are messages, on stderr, not on
+    stdout (where Typer itself prints them), which carries data alone; and the script is installed. Run under bash."""
     environment = {**os.environ, "HOME": str(tmp_path)}
     code = "import sys; sys.argv[0] = 'stich'; from solver.cli.main import main; main()"  # the script's name
     command = f"{sys.executable} -c \"{code}\" --install-completion; exit $?"
@@ -2940,7 +2942,7 @@ def test_help_lists_every_command_with_its_line_and_no_type_names():
 
 
 def test_no_option_shows_a_type_name_for_its_value():
-    # --announce showed TEXT, a type, where every other option names what it takes (CARDS, SEAT, MB, NAME=VALUE)
+    # --announce names what it takes, as every other option does (CARDS, SEAT, MB, NAME=VALUE), not TEXT, a type
     from solver.cli.main import COMMANDS
 
     for name, _, _ in COMMANDS:
@@ -3268,9 +3270,9 @@ def test_force_color_in_a_pipe_colours_only():
 
 
 def test_a_cr_only_record_on_a_pipe_is_answered_when_its_blank_line_arrives():
-    """A CR-only record written to standard input, the pipe kept open: solve answers it as soon as its blank line
-    is there (the stream's readline waited for an LF, which a CR-only file has none of, or for 400 KB or the end),
-    and the CR LF record after it, whose CR and LF come in two writes, is read as one line end."""
+    """A CR-only record written to standard input, the pipe kept open: solve answers it as soon as its blank line is
+    there (the stream's readline would wait for an LF, which a CR-only file has none of, or for 400 KB or the end), and
+    the CR LF record after it, whose CR and LF come in two writes, is read as one line end."""
     import select
 
     record = '[Game "Kratzen"]\r[Board "{n}"]\r[Deal "EA EK EO / GA GK GO / HA HK HO"]\r[Contract "Trump E"]\r\r'
@@ -3376,9 +3378,9 @@ def _bad_inputs_between_two_good_records(tmp_path: Path) -> tuple[Path, list[str
 @pytest.mark.parametrize("command", ["solve", "check", "table", "postmortem", "score", "show"])
 def test_the_bad_records_users_make_are_said_at_their_place_and_the_others_answered(tmp_path, command):
     """A repeated tag, a Windows-1252 byte in a comment, binary bytes, a huge line and a UTF-16 record among good
-    records: every reading command says each at its line and column, once, without a traceback, answers the good
-    records before and after them, and exits with 1; with --json each has a ``failed`` line in its place (only
-    postmortem wrote one: the others wrote nothing, and a script could not tell which record failed)."""
+    records: every reading command says each at its line and column, once, without a traceback, answers the good records
+    before and after them, and exits with 1; with --json each has a ``failed`` line in its place in every command, so
+    that a script can tell which record failed."""
     path, said = _bad_inputs_between_two_good_records(tmp_path)
     result = run(command, path, "--json", code=1)
     lines = [json.loads(line) for line in result.stdout.splitlines()]
@@ -3537,8 +3539,8 @@ def test_a_table_too_wide_for_the_terminal_loses_no_value():
 
 
 def test_a_table_with_unwrapped_columns_keeps_its_wrapping_columns_at_80():
-    # the contract advice's figures do not wrap where the table fits with them whole (130 columns): rich squeezed its
-    # "bonuses made" and "against" columns to a border's width and printed them empty; at 80, where it cannot fit,
+    # the contract advice's figures do not wrap where the table fits with them whole (130 columns), nor are its
+    # "bonuses made" and "against" columns squeezed to a border's width and printed empty; at 80, where it cannot fit,
     # the other columns wrap, a figure with its interval stays whole, and still no column is squeezed to nothing
     hand = ("--game", "schafkopf", "--hand", "EU E8 E7 GK GO HA H9 SU", "--seat", "1", "--contract", "all")
     for columns in ("130", "80"):
@@ -3646,10 +3648,10 @@ def test_sigterm_stops_a_command_as_ctrl_c_does(tmp_path, signum):
 
 
 def test_a_double_ctrl_c_stops_analyse_with_a_message_and_130_never_by_sigint_or_a_traceback():
-    """Two Ctrl-C 20 ms apart on a terminal: the second cut the first's stop short, and the command died of SIGINT
-    (-2) with no report and no word, or printed an "OSError: [Errno 9] Bad file descriptor" traceback (the pool's
-    manager thread racing Python's exit). A single-contract analysis prints the report of the samples solved so far,
-    said as such (it printed no report, only how far it got)."""
+    """Two Ctrl-C 20 ms apart on a terminal: the second does not cut the first's stop short, so the command does not die
+    of SIGINT (-2) with no report and no word, nor print an "OSError: [Errno 9] Bad file descriptor" traceback (the
+    pool's manager thread racing Python's exit). A single-contract analysis prints the report of the samples solved so
+    far, said as such, not only how far it got."""
     code, text = ctrl_c_on_a_terminal(["analyse", "--game", "schafkopf", "--hand", "EU E8 E7 GK GO HA H9 SU",
                                        "--seat", "1", "--contract", "Rufer E", "-n", "3000", "--seed", "1", "-j", "2"],
                                       lambda output: b" of 3,000 samples" in output, presses=2)  # solving
@@ -3661,8 +3663,8 @@ def test_a_double_ctrl_c_stops_analyse_with_a_message_and_130_never_by_sigint_or
 
 
 def test_a_double_ctrl_c_stops_batch_with_its_message_and_130(tmp_path):
-    """batch's own handler raised its stop again on the second Ctrl-C, in the middle of the first's: a
-    KeyboardInterrupt traceback, or death by SIGINT (-2)."""
+    """The second Ctrl-C, in the middle of the first's stop, does not make batch's own handler raise its stop again: no
+    KeyboardInterrupt traceback, nor death by SIGINT (-2), but batch's message and 130."""
     deals, out = tmp_path / "deals.tbn", tmp_path / "out.jsonl"
     deals.write_text(run("deal", "--game", "zwanzigerrufen", "--seed", "3", "-n", "200").stdout)
     code, text = ctrl_c_on_a_terminal(["batch", str(deals), "--out", str(out), "-j", "2"],
@@ -3718,9 +3720,9 @@ def test_analyse_of_several_records_checkpoints_each_and_resumes(tmp_path):
 
 
 def test_a_checkpoint_that_cannot_be_used_is_said_once_for_a_file_of_records(tmp_path):
-    """A checkpoint in use by another run, or no checkpoint, is refused for every record alike: analysing a FILE said
-    the same refusal once a record (twenty lines, then a count). It is said once; one line counts the records not
-    tried, and a record answered before it stays answered."""
+    """A checkpoint in use by another run, or no checkpoint, is refused for every record alike: analysing a FILE says
+    the refusal once, not once a record (twenty lines, then a count); one line counts the records not tried, and a
+    record answered before it stays answered."""
     not_a_checkpoint = tmp_path / "notes.txt"
     not_a_checkpoint.write_text("hello\n")
     records = sum(line.startswith("[Board ") for line in (EXAMPLES / "kratzen.tbn").read_text().splitlines())
@@ -3756,9 +3758,9 @@ def test_every_record_after_a_refused_checkpoint_has_a_failed_json_line(tmp_path
 
 
 def test_a_checkpoint_line_of_one_record_that_is_broken_stops_only_that_record(tmp_path):
-    """A checkpoint line whose sums are broken belongs to one record's analysis: the refusal said once for the file
-    (a checkpoint in use or not one) stopped at it too, answering record 1 and saying "4 more records not answered".
-    Only record 2 is refused; records 1, 3, 4 and 5 are answered as in the run that wrote the checkpoint."""
+    """A checkpoint line whose sums are broken belongs to one record's analysis: only record 2 is refused, and records
+    1, 3, 4 and 5 are answered as in the run that wrote the checkpoint, not stopped at it as by a refusal said once for
+    the file (a checkpoint in use or not one), answering record 1 and saying "4 more records not answered"."""
     def answered(lines: list[dict]) -> list[dict]:
         return [{name: value for name, value in line.items() if name != "seconds"} for line in lines]
 
@@ -3807,9 +3809,9 @@ def test_analyse_of_a_file_says_the_other_jobs_its_checkpoint_holds_once_at_its_
 
 @pytest.mark.parametrize("cards", [(), ("--cards",)])
 def test_analyse_of_a_file_holds_its_checkpoint_for_the_whole_run(tmp_path, monkeypatch, cards):
-    """Each record's journal took the checkpoint's lock and let it go, so a second run could take it between two
-    records and both appended to one file. The run holds it from its start to its end, as batch holds its output:
-    another process finds it held at every record, a second ``stich analyse`` at the same time is refused with the
+    """The run holds the checkpoint's lock from its start to its end, as batch holds its output, not each record's
+    journal taking and letting it go, which would let a second run take it between two records and both append to one
+    file: another process finds it held at every record, a second ``stich analyse`` at the same time is refused with the
     holder's name, and the lock is free again once the run is over."""
     import solver.cli.analyse as command
     import solver.sampling
@@ -4011,7 +4013,7 @@ def test_hostile_option_values_and_environments_give_messages_not_tracebacks(tmp
         result = run(*args, code=2)
         assert "Invalid value" in result.stderr or "Usage" in result.stderr, args
     assert not (tmp_path / "out.tbn").exists()
-    if os.path.exists("/dev/full"):  # a checkpoint that cannot be written is named (it was called "<stdout>")
+    if os.path.exists("/dev/full"):  # a checkpoint that cannot be written is named (not "<stdout>")
         full = run("analyse", EXAMPLES / "valat.tbn", "--seat", "1", "-n", "2", "-j", "1", "--checkpoint", "/dev/full",
                    code=1)
         assert full.stderr.startswith("stich: /dev/full: No space left on device")
@@ -4352,7 +4354,8 @@ def test_batch_caps_its_error_messages_and_keeps_every_error_line_in_its_output(
 
 
 def test_play_given_unquoted_with_equals_says_how_to_quote_it():
-    """``--play=HK T1`` left T1 an extra argument, said bare: the hint matched ``--play HK`` alone."""
+    """``--play=HK T1`` leaves T1 an extra argument: it is said with the hint to quote the cards, not bare (a hint that
+    matched ``--play HK`` alone)."""
     said = " ".join(run("solve", EXAMPLES / "valat.tbn", "--play=HK", "T1", code=2).stderr.split())
     assert "Got unexpected extra argument(s) (T1); --play takes its cards as one quoted string: --play \"HK T1\"" \
         in said, said

@@ -81,8 +81,8 @@ def test_batch_json_prints_the_runs_summary_as_one_document(tmp_path):
 
 def test_batch_says_the_notes_of_its_lines_once_each(tmp_path):
     """Kratzen deals written by ``stich deal`` without ``--pot`` have no pot, so every score settles at 0: ``solve``
-    says so under each answer, but batch wrote it only into the lines' ``notes`` and a researcher read 120 zeros as
-    results. It says each note once on stderr with its count (the lines keep theirs); with ``--pot`` there is none."""
+    says so under each answer, and batch says each note once on stderr with its count (the lines keep theirs), not only
+    in the lines' ``notes``, where a researcher would read 120 zeros as results; with ``--pot`` there is none."""
     deals = tmp_path / "deals.tbn"
     write_deals(deals, 5)
     note = "pot 0: every line settles at 0 (give the record a [Pot] tag, or --pot CHIPS)"
@@ -114,9 +114,9 @@ def test_batch_lines_asked_with_a_pot_are_in_the_schema(tmp_path):
 
 
 def test_an_output_in_a_missing_folder_is_said_as_such(tmp_path):
-    """``--out results/out.jsonl`` before ``mkdir results`` said ``.../results/.out.jsonl.lock: cannot create the
-    lock file of results/out.jsonl (No such file or directory)``: a hidden file the user never named. It names the
-    missing folder (batch's --out and analyse's --checkpoint alike), exit 1, nothing made."""
+    """``--out results/out.jsonl`` before ``mkdir results`` names the missing folder (batch's --out and analyse's
+    --checkpoint alike), exit 1, nothing made, not the hidden lock file the user never named
+    (``.../results/.out.jsonl.lock: cannot create the lock file of results/out.jsonl (No such file or directory)``)."""
     deals = tmp_path / "deals.tbn"
     write_deals(deals, 2)
     missing = tmp_path / "results"
@@ -478,7 +478,7 @@ def test_batch_with_a_variant_flag_no_game_has_is_a_usage_error(tmp_path):
 
 def test_analyse_says_a_seat_pot_or_announcement_the_named_game_lacks_as_a_usage_error_of_its_option():
     """Without a FILE every input is an option, checked against --game as --declarer is (exit 2, the option named):
-    contract advice once blamed --declarer for a bad --seat, and a plain analysis said --seat, --known, --pot and
+    contract advice does not blame --declarer for a bad --seat, nor a plain analysis say --seat, --known, --pot and
     --announce as bad data (exit 1) without naming the option."""
     hand = ["analyse", "--game", "schafkopf", "--hand", "EU E8 E7 GK GO HA H9 SU", "--samples", "2", "--workers", "1"]
     cases = [
@@ -660,8 +660,8 @@ def test_batch_whose_output_fills_says_what_a_rerun_does(tmp_path, monkeypatch, 
 
 @pytest.mark.parametrize("kind", ["a device", "a pipe"])
 def test_batch_to_a_stream_stopped_says_it_holds_nothing_to_resume_from(tmp_path, monkeypatch, kind):
-    """A stop of ``--out /dev/null`` or a named pipe said "kept in X: rerun the command to resume", which a stream
-    never is: it says what was written there and that it holds nothing to resume from, as stdout's stop does."""
+    """A stop of ``--out /dev/null`` or a named pipe says what was written there and that it holds nothing to resume
+    from, as stdout's stop does, not "kept in X: rerun the command to resume", which a stream never is."""
     deals = tmp_path / "deals.tbn"
     write_deals(deals, 2)
     out = Path("/dev/null")

@@ -317,8 +317,9 @@ def _help(*command: str) -> str:
 
 
 def test_help_says_what_show_and_score_time_limit_do():
-    """show's FILE said "every record is analysed" (show analyses nothing), and score's --time-limit that a record
-    out of time is "not answered" (with --dd a finished deal's score is still given)."""
+    """show's FILE help says every record is shown, not "analysed" (show analyses nothing), and score's --time-limit
+    says a record out of time has its settlement left out, not that it is "not answered" (with --dd a finished deal's
+    score is still given)."""
     show = _help("show")
     assert "every record is shown" in show and "analysed" not in show
     score = _help("score")
@@ -340,9 +341,9 @@ def test_a_sie_refusal_says_all_eight_obers_and_unters(tmp_path):
 
 
 def test_a_sie_is_dealt_with_its_obers_and_unters_and_the_rest_at_random():
-    """A search of random deals for a Sie (one in ten million holds the eight) said "no deal in 10000 tries" for
-    `deal -c Sie` and the board's Deal dialog: the declarer is dealt the eight (Game.cards_to_bid) and the rest
-    at random, each other card in each other hand about as often (a uniform deal of what is left); the same seed
+    """A Sie is dealt, not searched for among random deals (one in ten million holds the eight, so `deal -c Sie` and the
+    board's Deal dialog would say "no deal in 10000 tries"): the declarer is dealt the eight (Game.cards_to_bid) and the
+    rest at random, each other card in each other hand about as often (a uniform deal of what is left); the same seed
     gives the same deals."""
     from collections import Counter
 

@@ -160,7 +160,7 @@ def test_the_diagram_says_the_announcements_and_the_pot_the_score_reads(tmp_path
                        'SK"]\n[Contract "Trump S"]\n[Declarer "1"]\n', encoding="utf-8")
     assert run("solve", kratzen).stdout.splitlines()[2:4] == [
         "pot: 12 chips, each trick pays 3", "targets: attacker seat 1 2 tricks, every other seat 1 trick"]
-    # a pot of one chip is said in the singular, here and by score (it read 'pot: 1 chips')
+    # a pot of one chip is said in the singular, here and by score (not 'pot: 1 chips')
     assert run("show", kratzen, "--pot", "1").stdout.splitlines()[2].startswith("pot: 1 chip, ")
     assert run("score", EXAMPLES / "kratzen.tbn", "--dd", "-b", "3", "--pot", "1").stdout.splitlines()[1] == \
         "pot: 1 chip"
@@ -169,8 +169,8 @@ def test_the_diagram_says_the_announcements_and_the_pot_the_score_reads(tmp_path
 
 
 def test_the_diagram_says_what_a_trick_pays_and_every_target():
-    """show printed only "pot: 12 chips", while the board also says what each trick pays and the targets (RULES.md
-    3.3-3.4): a Muss pays no trick, a Seven-Muss sets every target to 1, a pot under 4 chips pays no trick."""
+    """show says, beside "pot: 12 chips", what each trick pays and the targets, as the board does (RULES.md 3.3-3.4): a
+    Muss pays no trick, a Seven-Muss sets every target to 1, a pot under 4 chips pays no trick."""
     def header(board: str, pot: str) -> list[str]:
         return run("show", EXAMPLES / "kratzen.tbn", "-b", board, "--pot", pot).stdout.splitlines()[2:4]
 

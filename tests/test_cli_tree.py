@@ -294,8 +294,8 @@ def test_a_finished_deal_s_tree_says_the_deal_is_finished_with_its_result(tmp_pa
 
 @pytest.mark.parametrize("json_flag", [(), ("--json",)])
 def test_a_refusal_over_max_nodes_without_out_says_the_tree_is_printed_not_written(tmp_path, json_flag):
-    """Without --out the refusal said "a node written as JSON; nothing printed", though nothing is written: the
-    tree is held to be printed (its summary, or its JSON with --json). With --out it names the file's format."""
+    """Without --out the refusal says the tree is held to be printed (its summary, or its JSON with --json), not "a node
+    written as JSON; nothing printed", since nothing is written. With --out it names the file's format."""
     valat = EXAMPLES / "valat.tbn"
     said = run("tree", valat, "--depth", 4, "--max-nodes", 3, *json_flag, code=1).stderr
     assert said == (f"stich: {valat}:13: the tree to depth 4 has more than 6 nodes, over --max-nodes 3 (about 4 KB "
@@ -307,9 +307,9 @@ def test_a_refusal_over_max_nodes_without_out_says_the_tree_is_printed_not_writt
 
 
 def test_a_tree_past_the_deal_s_end_says_the_cards_left_in_its_text_json_and_graphml(tmp_path):
-    """``--depth 10`` with 7 cards left said "strategy tree of 10 cards" and wrote ``depth`` 10 into the graph: the
-    tree is 7 cards deep, the deal's end, and its summary, its JSON, its GraphML and ``--out``'s line all say so; a
-    tree that stops short of the end keeps its words ("of 3 cards")."""
+    """``--depth 10`` with 7 cards left makes a tree 7 cards deep, the deal's end, and its summary, its JSON, its
+    GraphML and ``--out``'s line all say so, not "strategy tree of 10 cards" nor ``depth`` 10 in the graph; a tree that
+    stops short of the end keeps its words ("of 3 cards")."""
     import networkx as nx
 
     path = EXAMPLES / "schafkopf.tbn"  # board 6: 7 cards left after its Play section's one

@@ -220,9 +220,9 @@ def test_a_pool_with_fewer_jobs_than_workers_starts_and_reserves_one_worker_a_jo
 
 @pytest.mark.parametrize("count", [-1, 0, 1.5, True, None])
 def test_a_pool_of_no_whole_number_of_workers_is_refused_before_its_cores_are_reserved(monkeypatch, count) -> None:
-    """``run_pool(workers=-1)`` reserved -1 cores (the budget's ``busy`` one below the questions running, giving
-    another thread's question an extra helper) until the pool itself raised a ValueError: ``workers`` is checked
-    as ``in_flight`` is, with a StichError, before anything is reserved or any job is taken."""
+    """``workers`` is checked as ``in_flight`` is, with a StichError, before anything is reserved or any job is taken:
+    ``run_pool(workers=-1)`` does not reserve -1 cores (the budget's ``busy`` one below the questions running, giving
+    another thread's question an extra helper) until the pool itself raises a ValueError."""
     reserved: list[int] = []
     taken: list[int] = []
     monkeypatch.setattr(engine.CORES, "reserved", lambda cores: reserved.append(cores))
@@ -270,7 +270,7 @@ def _worker_settlement_alone(job: int) -> tuple[int, int, bool, bool]:
 
 
 def test_a_worker_searching_the_score_alone_makes_no_points_table_to_size_its_settlement_engine() -> None:
-    """Contract advice searches only the settlement, but its workers made a points engine, a table of the run's size,
+    """Contract advice searches only the settlement, so its workers make no points engine, a table of the run's size,
     only to read its size and threads: the settlement engine is made of them, the same one a points search then
     shares."""
     found: list[tuple[int, int, bool, bool]] = []

@@ -168,9 +168,9 @@ def test_the_json_md_example_reads_the_documents_as_it_says(tmp_path, monkeypatc
 
 
 def test_the_batch_md_example_reads_a_batch_output_as_it_says(tmp_path, monkeypatch):
-    """docs/batch.md's script (the docs showed no way to read a batch's output; a researcher must keep the error
-    lines apart, restore the input's order and find an objective among the results) prints each error line and,
-    per game, the deals solved and the declarers' mean score, the figures ``solver.solve`` gives record by record."""
+    """docs/batch.md's script, the docs' way to read a batch's output (a researcher must keep the error lines apart,
+    restore the input's order and find an objective among the results), prints each error line and, per game, the deals
+    solved and the declarers' mean score, the figures ``solver.solve`` gives record by record."""
     from solver.formats.tbn import format_record
 
     blocks = [code for code in re.findall(r"^```python\n(.*?)^```", (ROOT / "docs" / "batch.md").read_text(

@@ -196,8 +196,8 @@ def test_every_command_the_docs_show_takes_the_options_they_give_it() -> None:
 
 def test_every_file_a_readme_command_reads_is_shipped_or_made_by_a_command_before_it() -> None:
     """A new user types README's commands in order on a fresh checkout: each ``.tbn`` file one reads is in the
-    repository (``examples/valat.tbn``) or written by a command shown before it (``stich deal ... > deals.tbn``);
-    ``stich analyse played.tbn --seat 2`` named a file nothing makes."""
+    repository (``examples/valat.tbn``) or written by a command shown before it (``stich deal ... > deals.tbn``), not a
+    file nothing makes (as ``stich analyse played.tbn --seat 2`` would be)."""
     made: set[str] = set()
     missing = []
     for shown in sorted((shown for shown in shown_commands() if shown.page == "README.md"), key=lambda s: s.line):
@@ -326,8 +326,9 @@ def test_the_docs_show_what_the_command_prints(example: Example, tmp_path: Path,
 
 def test_json_md_lists_the_match_document_s_keys_in_the_order_they_are_written() -> None:
     """``stich match --json`` streams its document (the arguments' keys, the deals one by one, the summary), so its
-    keys' order is what a reader of the stream meets; json.md listed ``deals`` last and ``engine_builds`` before
-    ``bots``, where the command writes ``deals`` after ``variant`` and ``engine_builds`` after ``declaring_side``."""
+    keys' order is what a reader of the stream meets: json.md lists them in the order the command writes them (``deals``
+    after ``variant``, ``engine_builds`` after ``declaring_side``), not ``deals`` last and ``engine_builds`` before
+    ``bots``."""
     result = runner.invoke(app, ["match", "--game", "schafkopf", "--bots", "cheater,random,random,random", "-n", "1",
                                  "--json"])
     assert result.exit_code == 0, result.stderr

@@ -692,12 +692,11 @@ def _a_file_whose_second_record_meets_the_limit(tmp_path: Path, count: int) -> t
 
 
 def test_a_checkpoint_filled_by_the_records_before_says_which_record_it_stopped_at(tmp_path: Path) -> None:
-    """Analysing a FILE with one checkpoint, the first record's lines left less room under ``ulimit -f`` than the
-    second's first line needed: the second solved and failed to write it (a job's first line is not estimated: its
-    length is known once solved), and the rerun's first record, finished and read back, trimmed the half-written line,
-    so the second solved for nothing again. The torn line is kept: the rerun under the same limit answers the first,
-    refuses the second before any sample with the file unchanged, says what it leaves undone and at which record,
-    and exits 1."""
+    """Analysing a FILE with one checkpoint, the first record's lines leave less room under ``ulimit -f`` than the
+    second's first line needs: the second solves and fails to write it (a job's first line is not estimated: its length
+    is known once solved). The torn line is kept, not trimmed by the rerun's first record as it is read back (which
+    would let the second solve for nothing again): the rerun under the same limit answers the first, refuses the second
+    before any sample with the file unchanged, says what it leaves undone and at which record, and exits 1."""
     source, records, args, alone, limit = _a_file_whose_second_record_meets_the_limit(tmp_path, 2)
     second = records[1]
     both = tmp_path / "both.ckpt"

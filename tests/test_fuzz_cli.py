@@ -250,9 +250,8 @@ def test_batch_reports_hostile_records_in_place(tmp_path, monkeypatch):
 
 def test_a_file_name_that_is_not_utf8(tmp_path):
     """A file whose name is not UTF-8 (``caf\\xe9.tbn`` from a Latin-1 system): ``batch`` and ``tree --out x.json``
-    ended in a UnicodeEncodeError traceback writing the name, and ``solve --json`` wrote its raw byte e9 to stdout,
-    which no JSON parser reads. Now the JSON is UTF-8 with the name as \\u escapes that read back to the same name,
-    and a rerun of the batch finds its answer."""
+    write the name without a UnicodeEncodeError traceback, and the JSON is UTF-8 with the name as \\u escapes that read
+    back to the same name, not its raw byte e9, which no JSON parser reads; a rerun of the batch finds its answer."""
     import json
 
     name = str(tmp_path / os.fsdecode(b"caf\xe9.tbn"))

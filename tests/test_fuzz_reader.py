@@ -205,8 +205,8 @@ def _annotated_play(draw):
 @fuzz_settings(80, share=0)
 @given(_annotated_play())
 def test_a_commented_record_played_on_is_written_and_read_back(case):
-    """A record played on (``stich show --play``, the board's Save .tbn) is written with every comment and reads
-    back to the same position: a '; comment' at the end of the trick in progress once made it unwritable."""
+    """A record played on (``stich show --play``, the board's Save .tbn) is written with every comment and reads back to
+    the same position, a '; comment' at the end of the trick in progress too."""
     from solver.position import position_from_record
 
     text, further, chooser = case

@@ -196,9 +196,9 @@ def test_ctrl_c_in_a_match_says_how_far_it_got_and_how_to_resume(tmp_path) -> No
 
 
 def test_ctrl_c_in_a_match_on_two_workers_names_the_boards_it_stopped(tmp_path) -> None:
-    """On one worker the line names the bot whose ``choose`` the interrupt stopped; on two it named nothing. The
-    workers ignore Ctrl-C and are stopped by the parent, which never learns which bot they waited for: the line
-    names the boards in play there, left out unfinished."""
+    """On one worker the line names the bot whose ``choose`` the interrupt stopped; on two, where the workers ignore
+    Ctrl-C and are stopped by the parent, which never learns which bot they waited for, the line names the boards in
+    play there, left out unfinished, rather than nothing."""
     text, match, _ = interrupted_match(tmp_path, 2, "match.jsonl")  # a board finished on a worker
     said = re.search(r"stich: match: stopped by the interrupt after (\d+) deals \(boards? ([\d, and]+) (was|were) in "
                      r"play on the workers: left out, unfinished\): the match so far is printed", text)
@@ -228,10 +228,10 @@ main()
 
 @pytest.mark.parametrize("unguarded", [False, True])
 def test_ctrl_c_as_a_finished_match_exits_leaves_its_exit_code(unguarded) -> None:
-    """Ctrl-C as a ``-j 2`` match finished once gave exit -2: the interpreter's teardown puts every signal with a
-    Python handler back to its default, and a SIGINT then killed the process. stich's last exit step ignores its
-    stop signals, so the finished match exits 0 with its report (``unguarded``: without that step, the death the
-    test reproduces)."""
+    """Ctrl-C as a ``-j 2`` match finishes leaves its exit code: the interpreter's teardown puts every signal with a
+    Python handler back to its default, and a SIGINT then would kill the process (exit -2). stich's last exit step
+    ignores its stop signals, so the finished match exits 0 with its report (``unguarded``: without that step, the death
+    the test reproduces)."""
     process = subprocess.run([sys.executable, "-c", _SIGNALLED_IN_THE_TEARDOWN.format(unguarded=unguarded)],
                              capture_output=True, text=True, cwd=ROOT, preexec_fn=signals_as_a_shell_gives_them)
     if unguarded:
@@ -256,8 +256,8 @@ def test_ctrl_c_in_analyse_of_a_file_says_the_record_is_printed_in_part(tmp_path
 
 @pytest.mark.parametrize("before", [signal.default_int_handler, signal.SIG_IGN])
 def test_an_interrupt_while_output_is_written_and_counted_comes_after_both(before) -> None:
-    """A record printed and counted (a match's deal written and flagged) are done together: Ctrl-C between them made
-    the interrupt's line call a printed record unanswered, and wrote match --json's head twice. The held signal
+    """A record printed and counted (a match's deal written and flagged) are done together: a Ctrl-C between them does
+    not make the interrupt's line call a printed record unanswered, nor write match --json's head twice. The held signal
     reaches its own handler after them (an ignored one, as in a background job, stays ignored)."""
     from cli.errors import interrupts_held
 
@@ -275,9 +275,9 @@ def test_an_interrupt_while_output_is_written_and_counted_comes_after_both(befor
 
 
 def test_a_second_interrupt_while_output_is_held_cuts_the_output_short() -> None:
-    """A write blocked on a full pipe (a reader that does not read) held every Ctrl-C until the reader read: the
-    second one is not held, and stops the write where it stands. The held first still reaches the command's handler,
-    which starts the stop (it ignores any later interrupt, which would cut the stop short)."""
+    """A write blocked on a full pipe (a reader that does not read) holds the first Ctrl-C, not every one until the
+    reader reads: the second one is not held, and stops the write where it stands. The held first still reaches the
+    command's handler, which starts the stop (it ignores any later interrupt, which would cut the stop short)."""
     from cli.errors import OutputCut, interrupts_held
 
     given = []
@@ -323,8 +323,8 @@ def _writing_into_a_small_pipe(arguments: list[str], **options) -> Iterator[tupl
 @pytest.mark.parametrize("unbuffered", [True, False])
 def test_ctrl_c_twice_stops_a_solve_whose_reader_does_not_read(tmp_path, unbuffered: bool) -> None:
     """``stich solve many.tbn --json | reader-that-sleeps``: once the pipe is full the record's write blocks, and the
-    held interrupt waited for the reader; a second Ctrl-C stops it at once, said as a record cut short (exit 130).
-    With PYTHONUNBUFFERED and without: stdout's two kinds of file, whichever the environment running the tests has."""
+    held interrupt waits for the reader; a second Ctrl-C stops it at once, said as a record cut short (exit 130). With
+    PYTHONUNBUFFERED and without: stdout's two kinds of file, whichever the environment running the tests has."""
     import time
 
     deals = tmp_path / "many.tbn"
@@ -347,9 +347,9 @@ def test_ctrl_c_twice_stops_a_solve_whose_reader_does_not_read(tmp_path, unbuffe
 
 @pytest.mark.parametrize("unbuffered", [True, False])
 def test_ctrl_c_while_a_message_waits_on_a_full_stderr_still_says_the_stop(tmp_path, unbuffered: bool) -> None:
-    """``stich solve bad.tbn --all-messages 2>`` a 4 kB pipe nobody reads: a Ctrl-C while a record's message waits
-    on it. Under PYTHONUNBUFFERED stderr's file dropped everything after the interrupted write, the stop's line
-    too (exit 130 and silence); once the reader reads, the stop's line is the last one, after whole messages."""
+    """``stich solve bad.tbn --all-messages 2>`` a 4 kB pipe nobody reads: a Ctrl-C while a record's message waits on
+    it. Under PYTHONUNBUFFERED stderr's file does not drop everything after the interrupted write, the stop's line too
+    (exit 130 and silence): once the reader reads, the stop's line is the last one, after whole messages."""
     import fcntl
     import time
 
@@ -440,9 +440,9 @@ stdout.flush()
 
 
 def test_a_write_an_interrupt_raises_out_of_partway_never_goes_out_twice() -> None:
-    """A 4 kB pipe read one pipeful at a time, so that the write system call has sent 4 kB when the interrupt ends
-    it: the count it returned is lost to the KeyboardInterrupt, and a buffer that wrote its bytes again (at the
-    next flush, at exit) duplicated them. What arrives is the data's start, each byte once, and nothing after."""
+    """A 4 kB pipe read one pipeful at a time, so that the write system call has sent 4 kB when the interrupt ends it:
+    the count it returns is lost to the KeyboardInterrupt, and a buffer that wrote its bytes again (at the next flush,
+    at exit) would duplicate them. What arrives is the data's start, each byte once, and nothing after."""
     import time
 
     data = b"".join(b"%07d\n" % n for n in range(4096))
@@ -929,8 +929,8 @@ def solved(deals: Path) -> str:
 
 
 def test_ctrl_c_in_deal_says_which_boards_are_written_whole_and_how_to_write_the_rest() -> None:
-    """``stich deal`` stopped exited 130 without a word. Now it says how many deals are on stdout, each whole, and the
-    options that write the rest: the two outputs together are the whole run's."""
+    """``stich deal`` stopped says how many deals are on stdout, each whole, and the options that write the rest, not
+    exit 130 without a word: the two outputs together are the whole run's."""
     process = signalled_at("INT", "record:5", ["deal", "-g", "zwanzigerrufen", "-s", "3", "-n", "9"])
     assert process.returncode == 130, process.stderr
     assert process.stderr == ("stich: deal: stopped by the interrupt after 4 of 9 deals: boards 1-4 are written whole "

@@ -80,8 +80,8 @@ def test_a_reason_that_rich_would_wrap_to_three_lines_goes_below_the_table(width
 
 
 def test_a_contract_table_at_60_columns_puts_its_long_reasons_below_it_as_numbered_notes():
-    """At 60 columns a "not biddable" reason folded into a column of 11: fifteen lines for one contract, a table as
-    tall as the terminal. The reasons are numbered notes under the table, whose rows are one line each again; piped
+    """At 60 columns a "not biddable" reason folded into a column of 11 would take fifteen lines for one contract, a
+    table as tall as the terminal: the reasons are numbered notes under the table, whose rows are one line each; piped
     without COLUMNS the table keeps them in their cells."""
     lines = _on_terminal("table", str(EXAMPLES / "valat.tbn"), width=60)
     assert not _too_wide(lines, 60), _too_wide(lines, 60)
@@ -303,10 +303,9 @@ def test_the_library_says_where_its_figures_are_and_plain_text_prints_plain_spac
 
 @pytest.mark.parametrize("width", [60, 70, 85, 90, 100])
 def test_contract_names_and_the_tilde_stay_whole_where_the_table_has_room(advice_documents, width):
-    """From 60 to 100 columns the contract advice printed ``Solo Tout`` with its ``E`` on the next line (two
-    contracts to the reader) and ``+0.27 ± 1.13 ~`` with its ``~`` on a line of its own: the names stay whole where
-    the table fits with them so (at 60, its bonus columns moved to a table of their own), and the
-    ``~`` stays with the gap it marks."""
+    """From 60 to 100 columns the contract advice's names stay whole where the table fits with them so (at 60, its bonus
+    columns moved to a table of their own), not ``Solo Tout`` with its ``E`` on the next line (two contracts to the
+    reader), and the ``~`` stays with the gap it marks, not on a line of its own below ``+0.27 ± 1.13``."""
     from cli.analyse import render_advice
     from solver.advice import AdviceTable, contract_advice_report
 
@@ -326,11 +325,11 @@ def test_contract_names_and_the_tilde_stay_whole_where_the_table_has_room(advice
 
 @pytest.mark.parametrize("width", [44, 52])
 def test_the_win_column_moves_to_the_bonuses_table_where_that_keeps_the_report_narrowest(advice_documents, width):
-    """Below the least width of the advice's first table (58 columns here) its names split whatever moves. Moving
-    its win column to the bonuses' table whenever the first table's names would wrap made the report 67 wide at 44
-    columns (58 before); keeping it in the first wherever the second would split a name left it 58 wide at 52, where
-    the report fits with it moved. The column moves where the second table then fits, or is no wider than the first
-    as it stands: at 52 the report fits, at 44 it is 50 wide (its least)."""
+    """Below the least width of the advice's first table (58 columns here) its names split whatever moves. Moving its
+    win column to the bonuses' table whenever the first table's names would wrap would make the report 67 wide at 44
+    columns (58 kept in the first); keeping it in the first wherever the second would split a name would leave it 58
+    wide at 52, where the report fits with it moved. The column moves where the second table then fits, or is no wider
+    than the first as it stands: at 52 the report fits, at 44 it is 50 wide (its least)."""
     from cli.analyse import render_advice
 
     lines = _rendered(render_advice, advice_documents["contracts"], width)
@@ -517,8 +516,8 @@ def test_the_postmortem_fits_60_columns_with_shorter_headers():
 
 
 def test_the_postmortem_shortens_before_and_after_together():
-    """At 60 columns Schafkopf's board 3 took ``from`` for ``before`` and fitted, its header reading ``from after``
-    (another pair than ``before after``): the two are shortened together, or neither."""
+    """At 60 columns Schafkopf's board 3 would fit with ``from`` for ``before`` alone, its header then reading ``from
+    after`` (another pair than ``before after``): the two are shortened together, or neither."""
     lines = _on_terminal("postmortem", str(EXAMPLES / "schafkopf.tbn"), "-b", "3", width=60)
     assert not _too_wide(lines, 60), _too_wide(lines, 60)
     header = next(line for line in lines if line.lstrip().startswith("# trick")).split()
@@ -526,9 +525,9 @@ def test_the_postmortem_shortens_before_and_after_together():
 
 
 def test_the_postmortem_puts_long_bonuses_lost_below_its_tables_as_numbered_notes():
-    """At 60 columns the ``lost`` column folded its bonuses mid-word (``valat_a``/``gainst``, ``pagat_u``/``ltimo``):
-    where one would not stay readable in its cell, the bonuses go below the table as numbered notes, whole; a pipe
-    without ``COLUMNS`` keeps them in their boxed cells."""
+    """At 60 columns the ``lost`` column does not fold its bonuses mid-word (``valat_a``/``gainst``,
+    ``pagat_u``/``ltimo``): where one would not stay readable in its cell, the bonuses go below the table as numbered
+    notes, whole; a pipe without ``COLUMNS`` keeps them in their boxed cells."""
     lost = "Valat against + Pagat Ultimo together (handed over)"
     lines = _on_terminal("postmortem", str(EXAMPLES / "zwanzigerrufen.tbn"), "-r", "6", width=60)
     assert not _too_wide(lines, 60), _too_wide(lines, 60)
@@ -574,8 +573,8 @@ def test_no_bonuses_lost_cell_of_the_postmortem_takes_more_than_two_lines(width)
 
 @pytest.mark.parametrize("width", [40, 60, 80])
 def test_a_bonuses_lost_text_met_again_takes_the_number_of_its_note(width):
-    """Board 7's card table numbered its three bonuses lost ``[1] valat``, ``[2] valat (handed over)``, ``[3] valat``:
-    the same text twice under the table. Cells of the same text share one note."""
+    """Cells of the same text share one note: board 7's card table numbers its three bonuses lost with two notes, not
+    ``[1] valat``, ``[2] valat (handed over)``, ``[3] valat``, the same text twice under the table."""
     lines = _on_terminal("postmortem", str(EXAMPLES / "zwanzigerrufen.tbn"), "-b", "7", width=width)
     notes = [line for line in lines if line.startswith("[")]
     assert notes == ["[1] Valat", "[2] Valat (handed over)"] * 2, notes  # the card table's, the per-seat table's
@@ -718,9 +717,9 @@ def test_kratzen_by_the_score_fits_60_columns_with_no_figure_or_grade_folded(tmp
 
 
 def test_a_number_alone_in_a_cell_never_folds():
-    """Folding a too-wide table's longest words to fit a narrow terminal split a payment ``+156`` into ``+15`` over
-    ``6`` and a value ``-14`` into ``-1`` over ``4``, read as other numbers: a number is kept whole as a figure with
-    its interval is, a word beside it folding (``blunder``), or the table printed at its least width."""
+    """Folding a too-wide table's longest words to fit a narrow terminal keeps a number whole, as a figure with its
+    interval is, a word beside it folding (``blunder``), or the table printed at its least width: not a payment ``+156``
+    as ``+15`` over ``6``, nor a value ``-14`` as ``-1`` over ``4``, read as other numbers."""
     import io
 
     from rich.table import Table

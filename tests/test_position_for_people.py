@@ -47,11 +47,11 @@ def test_the_diagram_shows_every_hand_by_suit_with_signs_and_who_is_to_play():
     assert "| 1: ♥K led" in text and "| seat 2 to play" in text and "| trick 1 of 5" in text
     assert "T 1" in lines[middle + 1] and "♥ -" in text  # seat 2: the Pagat, void in hearts
     assert "won 0 tricks, 0 points" in text
-    # one trick of one card point (T4 and three Glatzen) is said in the singular; it read '1 points'
+    # one trick of one card point (T4 and three Glatzen) is said in the singular, not '1 points'
     one = solver.make_position("zwanzigerrufen", "1: T4 T5 / SG SJ / CG CJ / HG HJ", "Solo", play="T4 SG CG HG")
     assert "won 1 trick, 1 point" in str(one) and "1 points" not in str(one)
     last = solver.make_position("zwanzigerrufen", "1: T4 / SG / CG / HG", "Solo", play="T4 SG CG HG")
-    assert "| after 1 trick;" in str(last)  # an ending of one trick, over: it read 'after 1 tricks;'
+    assert "| after 1 trick;" in str(last)  # an ending of one trick, over, not 'after 1 tricks;'
     # without suit signs (an ASCII terminal) the letters stand in
     assert "H -" in diagram(ending("HK"), signs=False) and "♥" not in diagram(ending("HK"), signs=False)
 
@@ -94,8 +94,8 @@ def test_a_finished_deal_shows_the_hands_as_dealt():
 
 
 def test_a_diagram_with_long_hands_wraps_its_card_lines_to_fit_80_columns():
-    """Ten tarocks in a hand drew an 82-column diagram (a 30-column trumps line in the middle column beside a
-    24-column one on the left), which an 80-column terminal broke across lines: the longest card lines wrap, under
+    """Ten tarocks in a hand would draw an 82-column diagram (a 30-column trumps line in the middle column beside a
+    24-column one on the left), which an 80-column terminal breaks across lines: the longest card lines wrap, under
     their first card, and every card is still there."""
     deal = ("1: TS T21 T20 T19 T18 T17 T16 T15 T14 T13 / T12 T11 T10 T9 T8 T7 T6 T5 T4 T1 / "
             "SK SQ SN SJ SG CK CQ CN CJ CG / HK HQ HN HJ HG DK DQ DN DJ DG")
@@ -351,8 +351,9 @@ def test_results_print_for_people_and_render_in_a_notebook():
 
 
 def test_a_game_prints_as_its_name_and_is_still_its_class():
-    """``print(position.game)`` and ``solver.GAMES`` showed ``<class 'solver.games.zwanzigerrufen.Zwanzigerrufen'>``;
-    a game prints as the name it is found and exported by, and stays the class that pickles, registers and checks."""
+    """A game prints as the name it is found and exported by, not as ``<class
+    'solver.games.zwanzigerrufen.Zwanzigerrufen'>`` (``print(position.game)``, ``solver.GAMES``), and stays the class
+    that pickles, registers and checks."""
     import pickle
 
     assert repr(solver.GAMES) == "[Zwanzigerrufen, Schafkopf, Kratzen]"
@@ -432,16 +433,16 @@ def test_a_result_gives_its_card_values_and_line_as_cards():
 
 
 def test_a_kratzen_position_names_its_attacker_in_its_repr():
-    """A Kratzen position's repr said "declarer 1", a word Kratzen does not have (RULES.md 3.2: the attacker), while
-    its diagram, its post-mortem's repr and every command name the attacker."""
+    """A Kratzen position's repr names the attacker (RULES.md 3.2), as its diagram, its post-mortem's repr and every
+    command do, not "declarer 1", a word Kratzen does not have."""
     position = solver.make_position("Kratzen", "1: EO E9 SU SZ / GA HA HU S7 / EK G8 HO SK", "Trump S", declarer=2)
     assert repr(position) == "<Position Kratzen Trump S, attacker 2; trick 1 of 4, seat 2 to play>"
     assert repr(position.rules) == "<KratzenRules Kratzen Trump S, attacker 2, 3 seats>"  # and so do its rules
 
 
 def test_a_position_s_repr_names_its_record_and_a_made_one_says_no_placeholder():
-    """A position made by make_position printed ``<Position position: Schafkopf ...>``, the placeholder its messages
-    call it by standing where a record's ``board N`` or ``file:line`` stands."""
+    """A position made by make_position does not print as ``<Position position: Schafkopf ...>``, the placeholder its
+    messages call it by standing where a record's ``board N`` or ``file:line`` stands."""
     made = solver.make_position("Schafkopf", "1: G7 E7 / G8 E8 / G9 E9 / GK EK", "Rufer E", partner=2)
     assert repr(made) == "<Position Schafkopf Rufer E, declarer 1; trick 1 of 2, seat 1 to play>"
     assert repr(made.play("G7")) == "<Position Schafkopf Rufer E, declarer 1; trick 1 of 2, seat 2 to play>"

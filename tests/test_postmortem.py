@@ -177,8 +177,8 @@ def test_a_notebook_stores_a_post_mortem_s_plot_once():
 
 
 def test_a_notebook_s_post_mortem_plot_shrinks_to_a_narrower_output_area():
-    """The plot, some 990 px wide, ran past a narrower notebook output (its legend cut off at 900 px): in the HTML
-    it scales down by its viewBox, and ``plot_svg`` keeps matplotlib's own size."""
+    """The plot, some 990 px wide, scales down by its viewBox in the HTML, so it does not run past a narrower notebook
+    output (its legend cut off at 900 px); ``plot_svg`` keeps matplotlib's own size."""
     analysis = analyse_play(next(iter(solver.read_positions(EXAMPLES / "schafkopf.tbn"))))
     embedded = analysis._repr_html_()
     start = embedded.index("<svg")
@@ -398,10 +398,9 @@ def _drawn_texts(analysis: PlayAnalysis) -> dict[str, object]:
 
 
 def test_the_plot_names_the_thresholds_as_players_do():
-    """The plot named its lines by the JSON's identifiers (``schneider_against 31``); they are the players' names,
-    the other side's with ``against`` so that the two Schneider lines do not read alike (Schafkopf board 7 by card
-    points: the defenders' Schneider at 31, the declarers' at 91, their Schwarz at the top). The SVG ids keep the
-    identifiers."""
+    """The plot names its lines by the players' names, not the JSON's identifiers (``schneider_against 31``), the other
+    side's with ``against`` so that the two Schneider lines do not read alike (Schafkopf board 7 by card points: the
+    defenders' Schneider at 31, the declarers' at 91, their Schwarz at the top). The SVG ids keep the identifiers."""
     from solver.plot import plot_figure
 
     position = next(p for p in solver.read_positions(EXAMPLES / "schafkopf.tbn") if p.record.get("Board") == "7")
@@ -565,7 +564,7 @@ def test_each_format_is_written(tmp_path, suffix, magic):
 def test_kratzen_plot_counts_tricks_against_the_target(tmp_path):
     position = solver.make_position("kratzen", KRATZEN_DEAL, "Trump S", declarer=1, play="SU S7 SK")
     analysis = analyse_play(position)
-    # the attacker's target, named as "kept" and the crossed-out labels name it (it read "tricks 2")
+    # the attacker's target, named as "kept" and the crossed-out labels name it (not "tricks 2")
     assert analysis.measure == "tricks" and analysis.thresholds == (("target", 2),) and analysis.maximum == 4
     path = write_plot(analysis, tmp_path / "k.svg")
     # the target decides the attacker's game: drawn as the game's line, and not twice
@@ -648,9 +647,9 @@ def test_an_unknown_mplbackend_is_said_in_one_line_before_the_analysis(tmp_path)
 
 
 def test_matplotlib_loads_after_a_failed_import_once_mplbackend_is_mended():
-    """A failed import leaves matplotlib's submodules behind, and a second import in the same process then failed
-    on one of them (no attribute '_docstring'); the failure drops them, so the call after ``MPLBACKEND`` is unset
-    loads matplotlib. In a fresh process: matplotlib reads the variable once, when it is first imported."""
+    """A failed import leaves matplotlib's submodules behind, on one of which a second import in the same process would
+    fail (no attribute '_docstring'); the failure drops them, so the call after ``MPLBACKEND`` is unset loads
+    matplotlib. In a fresh process: matplotlib reads the variable once, when it is first imported."""
     import os
     import subprocess
     import sys
@@ -1120,9 +1119,9 @@ def test_tree_size_counts_the_nodes_before_the_tree_is_built():
 
 def test_a_tree_without_max_nodes_is_held_to_the_memory_available(monkeypatch):
     """strategy_tree(max_nodes=None) means as many nodes as the memory available now holds (the command's --max-nodes
-    0), not no bound at all (depth 20 of a whole deal counted for hours, then built until the memory ran out): refused
-    before any node is made with the same TreeTooLarge, which says so; a max_nodes given is taken as given, the way to
-    lift it."""
+    0), not no bound at all (depth 20 of a whole deal would be counted for hours, then built until the memory runs out):
+    refused before any node is made with the same TreeTooLarge, which says so; a max_nodes given is taken as given, the
+    way to lift it."""
     from solver import tree
     from solver.tree import TreeTooLarge, tree_size
 
@@ -1214,8 +1213,8 @@ def test_tree_command_refuses_a_tree_over_max_nodes_and_writes_nothing(tmp_path,
 
 
 def test_tree_command_with_max_nodes_0_is_bounded_by_the_memory_available(tmp_path, monkeypatch):
-    """--max-nodes 0 means as many nodes as the available memory holds, not 'no limit' (depth 20 counting every play
-    sequence for hours behind a spinner, then built until the memory ran out), and every --max-nodes is held to that
+    """--max-nodes 0 means as many nodes as the available memory holds, not 'no limit' (depth 20 would count every play
+    sequence for hours behind a spinner, then be built until the memory runs out), and every --max-nodes is held to that
     too: refused at once, saying so."""
     import solver.tree
     from solver.tree import available_memory, node_bytes, nodes_memory_holds
@@ -1863,8 +1862,8 @@ def test_the_plot_s_legend_says_whose_cost_a_label_s_minus_is(tmp_path):
 
 
 def test_the_kratzen_plot_names_the_attacker_as_the_text_does(tmp_path):
-    """The text's header said "Kratzen Trump S, attacker 1" (RULES.md 3.2: seat 1 is the attacker, the Schlaeger),
-    the plot's title and legend "declarer 1" and "seat 1 (declarer)"."""
+    """The plot's title and legend name the attacker, as the text's header does ("Kratzen Trump S, attacker 1"; RULES.md
+    3.2: seat 1 is the attacker, the Schlaeger), not "declarer 1" and "seat 1 (declarer)"."""
     path = tmp_path / "k.tbn"
     path.write_text(KRATZEN_WITH_POT, encoding="utf-8")
     (position,) = solver.read_positions(path)
@@ -1926,9 +1925,9 @@ def test_a_narrow_table_that_still_does_not_fit_puts_its_columns_one_space_apart
 
 @pytest.mark.parametrize("width", [54, 56, 57, 58, 59, 60, 62])
 def test_a_narrow_card_table_never_cuts_a_grade(tmp_path, monkeypatch, width):
-    """At COLUMNS=58 the card table by the score (its least width 59 with its words whole) folded its grades to fit,
-    ``mistak`` over ``e``: a grade stays whole. The table takes ``lost`` for ``bonus lost`` where its bonuses are
-    notes below it, and fits 58 columns; narrower, it is printed at that least width, every word whole."""
+    """At COLUMNS=58 the card table by the score (its least width 59 with its words whole) keeps its grades whole, not
+    ``mistak`` over ``e``: the table takes ``lost`` for ``bonus lost`` where its bonuses are notes below it, and fits 58
+    columns; narrower, it is printed at that least width, every word whole."""
     from solver.postmortem import GRADES
 
     path = tmp_path / "rufer.tbn"
@@ -1962,8 +1961,8 @@ def test_a_table_fits_where_its_least_width_does():
 
 
 def test_the_readmes_postmortem_example_is_what_the_command_prints(monkeypatch, tmp_path):
-    """README's post-mortem example showed the game's lines right under the card table, where the command prints the
-    grades' line between them: each line the README shows (an excerpt) is a line of the output, in its order."""
+    """Each line README's post-mortem example shows (an excerpt) is a line of the output, in its order: the grades'
+    line, which the command prints between the card table and the game's lines, is not left out between them."""
     readme = (EXAMPLES.parent / "README.md").read_text(encoding="utf-8")
     command = "stich postmortem examples/schafkopf.tbn --board 7 --objective points"
     block = readme[readme.index(command):].split("```", 3)[2].strip("\n").splitlines()
@@ -1977,8 +1976,8 @@ def test_the_readmes_postmortem_example_is_what_the_command_prints(monkeypatch, 
 
 
 def test_the_kratzen_legend_names_its_cross_a_target_not_a_bonus(tmp_path):
-    """Kratzen has no bonuses, only each seat's own trick target (RULES.md 3.3), yet the legend explained the cross
-    on the attacker's lost target as "bonus thrown away or handed over"."""
+    """Kratzen has no bonuses, only each seat's own trick target (RULES.md 3.3), so the legend explains the cross on the
+    attacker's lost target as a target, not as "bonus thrown away or handed over"."""
     position = solver.make_position("kratzen", KRATZEN_DEAL, "Trump S", declarer=1, play="SU S7 SK")
     analysis = analyse_play(position)
     assert analysis.cards[0].bonuses_lost == ("target",)

@@ -299,7 +299,7 @@ def test_a_tout_is_won_only_by_every_trick() -> None:
     openings = {o.card: o for o in report.openings}
     assert openings["EO"].win_probability == tout.probability_for
     assert openings["EU"].win_probability == 0.0  # the Schell-Ober beats it in every sample
-    # RULES.md 2.5: a Tout has no Schneider or Schwarz and is not won by 61: the odds list the Tout alone (they gave
+    # RULES.md 2.5: a Tout has no Schneider or Schwarz and is not won by 61: the odds list the Tout alone (not
     # 'Schneider 100%' for a Tout, which a CARDAVIA player reads as the Tout's)
     assert [bonus.name for bonus in report.bonuses] == ["tout"]
     solo = analyse_hand("Schafkopf", "EO GO HO EU GU HA HZ HK", 1, "Solo H", samples=4, seed=3, workers=1)
@@ -549,8 +549,8 @@ HK H8 H7
 
 
 def test_a_play_that_few_deals_fit_is_still_sampled() -> None:
-    """Seat 4 to play three tricks from the end: one deal in 1,680 of the unseen cards fits the play, which the
-    2,000 shuffles a sample once allowed often missed ("no deal suits"). With seats 1-3 known the one fitting deal
+    """Seat 4 to play three tricks from the end: one deal in 1,680 of the unseen cards fits the play, which 2,000
+    shuffles a sample would often miss ("no deal suits"): it is still sampled. With seats 1-3 known the one fitting deal
     is the record's, so the analysis equals solve()."""
     position = next(iter(solver.parse_positions(WENZ_THREE_LEFT)))
     report = analyse_position(position, 4, samples=3, seed=2, workers=1)
@@ -893,8 +893,8 @@ def test_a_card_given_twice_is_said_of_the_hand_or_the_known_cards_it_is_in():
 
 
 def test_the_deal_parser_names_the_seat_or_the_label_it_is_given():
-    """A hand alone cut the deal parser's "seat N: " off its message text; the parser takes the label instead, so
-    the message is built once: "seat N" for a deal's seat, the label for cards that are no seat of a deal."""
+    """The deal parser takes the label for its message, so the message is built once: "seat N" for a deal's seat, the
+    label for cards that are no seat of a deal, and a hand alone does not cut "seat N: " off its text."""
     pack = solver.get_game("schafkopf").pack
     assert parse_hand(pack, "EU e8", 1, label="the analysed hand (seat 2)") == parse_hand(pack, "EU E8", 1)
     with pytest.raises(InvalidDealError, match=r"^seat 2: H9 appears twice$"):

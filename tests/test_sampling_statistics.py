@@ -168,8 +168,8 @@ GK G7 G8 GZ
 
 
 def test_samples_all_alike_are_said_to_give_no_interval() -> None:
-    """Seat 1's payment is +1 on 154 of the 160 deals its view allows and +2 on 6 (exact mean +1.0375): ten samples
-    that all pay +1 once read "95% interval +1.00 .. +1.00", a certainty the samples do not show."""
+    """Seat 1's payment is +1 on 154 of the 160 deals its view allows and +2 on 6 (exact mean +1.0375): ten samples that
+    all pay +1 are said to give no interval, not "95% interval +1.00 .. +1.00", a certainty the samples do not show."""
     from rich.console import Console
 
     from cli.analyse import render_analysis
@@ -178,7 +178,7 @@ def test_samples_all_alike_are_said_to_give_no_interval() -> None:
     assert analysis.score_mean == 1.0 and analysis.score_interval == (1.0, 1.0)
     assert analysis.interval[0] < analysis.interval[1]
     document = analysis.as_dict()
-    # the JSON says it too (it wrote [1.0, 1.0]): no interval, and why, as advice and a match write none
+    # the JSON says it too (not [1.0, 1.0]): no interval, and why, as advice and a match write none
     assert document["score_interval"] == [None, None] and document["score_interval_note"] == "all samples alike"
     assert document["interval"] == list(analysis.interval) and document["interval_note"] is None
     assert schema_errors(document, SCHEMA) == []
@@ -187,7 +187,7 @@ def test_samples_all_alike_are_said_to_give_no_interval() -> None:
     text = console.export_text()
     assert "mean payment +1.00 game units (all 10 samples alike: no interval)" in text
     assert ", mean card points 85.2 (95%: 82.6 to 87.8)" in text
-    one = analyse_position(position, 1, samples=1, seed=2, workers=1).as_dict()  # it wrote [m, m] for one sample
+    one = analyse_position(position, 1, samples=1, seed=2, workers=1).as_dict()  # not [m, m] for one sample
     assert one["interval"] == one["score_interval"] == [None, None]
     assert one["interval_note"] == one["score_interval_note"] == "one sample"
 

@@ -682,9 +682,9 @@ def test_trull_dealt_and_announced():
 
 
 def test_a_silent_trull_or_four_kings_says_whose_cards_they_were():
-    """The cards decide the Trull and the 4 Kings (RULES.md 1.6), not the play, so "Trull made silently" told a
-    player nothing he could check; the reason names the seat dealt them (or, captured, the side that took them), as
-    a Mondfang's names whose Mond was caught."""
+    """The cards decide the Trull and the 4 Kings (RULES.md 1.6), not the play, so the reason names the seat dealt them
+    (or, captured, the side that took them), as a Mondfang's names whose Mond was caught: "Trull made silently" would
+    tell a player nothing he could check."""
     deal = "1: TS T21 T20 T1 HK / T19 HQ HN HJ HG / SK SQ SN SJ SG / CK CQ CN CJ CG"
     play = "TS T19 SG CG T21 HG SJ CJ T20 HJ SN CN HK HQ SQ CQ T1 HN SK CK"
     position = solver.make_position("Zwanzigerrufen", deal, "Solo", play=play)

@@ -1,6 +1,5 @@
-"""The sources' line length: at most 120 characters, the width the code is written to (69 lines of solver/,
-cli/, bench/ and tests/ had grown past it, up to 166); and PEP 8's two blank lines before a top-level function or
-class (five had one, solver/errors.py's ``_cut`` among them).
+"""The sources' line length: at most 120 characters, the width the code is written to; and PEP 8's two blank lines
+before a top-level function or class.
 
 The Python sources of solver/, cli/, bench/, tests/ and examples/ and the engine's Cython sources (src_ext/) are
 checked; src_ext/tt.pxd is left out: three of its comment lines are longer, and the engine is not changed for its

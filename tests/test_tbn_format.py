@@ -776,11 +776,11 @@ def test_iter_records_skips_a_bad_record():
 
 
 def test_stray_text_after_a_bad_record_is_reported_not_skipped():
-    """After a bad record the reader skipped every block up to one that starts with a tag or a comment, unsaid: a
-    line of stray text, and even a whole record whose first tag lost its '[' (which is an error after a good
-    record), vanished from the batch. Now the bad record ends at its blank line and what follows is read as after
-    any record: a run of stray blocks is reported at its first block's line and column (the 'hello' block after it
-    is of the same run), the records after it still read."""
+    """After a bad record no block is skipped unsaid up to one that starts with a tag or a comment, which would make a
+    line of stray text, and even a whole record whose first tag lost its '[' (which is an error after a good record),
+    vanish from the batch: the bad record ends at its blank line and what follows is read as after any record. A run of
+    stray blocks is reported at its first block's line and column (the 'hello' block after it is of the same run), the
+    records after it still read."""
     text = ('[Game "Kratzen"]\n[Deal "oops]\n\n'
             'Game "Schafkopf"]\n[Board "2"]\n\n'
             'hello world\n\n'
@@ -1063,9 +1063,9 @@ class _Arriving(io.RawIOBase):
 
 
 def test_a_cr_only_record_is_given_from_what_has_arrived():
-    """A CR-only record on a buffered stream (standard input) is given once its blank line has arrived, without a
-    read past it (the stream's readline waited for an LF, 400 KB or the end); a CR LF whose LF comes in the next
-    piece is one line end, and an LF file on such a stream reads as before."""
+    """A CR-only record on a buffered stream (standard input) is given once its blank line has arrived, without a read
+    past it (the stream's readline would wait for an LF, 400 KB or the end); a CR LF whose LF comes in the next piece is
+    one line end, and an LF file on such a stream reads as it does elsewhere."""
     record = '[Game "Kratzen"]\r[Board "{n}"]\r[Deal "EA EK EO / GA GK GO / HA HK HO"]\r\r'
     raw = _Arriving([record.format(n=1).encode(), record.format(n=2).replace("\r", "\r\n").encode()[:-1], b"\n"])
     records = iter_records(io.BufferedReader(raw))
@@ -1098,9 +1098,9 @@ def _written_to_an_open_pipe(pieces: list[bytes], answered: threading.Event) -> 
 
 @pytest.mark.parametrize("second_end", ["\r", "\r\n"])
 def test_a_record_after_lf_ones_is_given_from_a_pipe_kept_open(second_end):
-    """A producer (a bot, ``tail -f``) writes LF records and then a CR-only one into a pipe it keeps open: the
-    CR-only record is given when its blank line has arrived, before the pipe is closed (the reader, reading the
-    stream to LFs since its first line, waited for an LF or the end); a CR LF one likewise."""
+    """A producer (a bot, ``tail -f``) writes LF records and then a CR-only one into a pipe it keeps open: the CR-only
+    record is given when its blank line has arrived, before the pipe is closed (a reader that read the stream to LFs
+    since its first line would wait for an LF or the end); a CR LF one likewise."""
     record = '[Game "Kratzen"]{e}[Board "{n}"]{e}[Deal "EA EK EO / GA GK GO / HA HK HO"]{e}{e}'
     pieces = [record.format(e="\n", n=1).encode() + record.format(e="\n", n=2).encode(),
               record.format(e=second_end, n=3).encode()]
@@ -1239,9 +1239,9 @@ SCHAFKOPF_DEAL = ('[Game "Schafkopf"]\n[Deal "1: EZ EK EU GZ GK HA H8 H7 / EA G8
 
 
 def test_playing_on_keeps_a_line_comment_at_the_end_of_the_trick_in_progress():
-    """A ';' comment that ended the line of a trick in progress stays at its end when the trick is played on (the
-    what-if of `stich show --play`, the board's Save .tbn): it ran to the end of the line, so before the cards that
-    follow it the record could not be written at all."""
+    """A ';' comment that ends the line of a trick in progress stays at its end when the trick is played on (the what-if
+    of `stich show --play`, the board's Save .tbn): it runs to the end of the line, so the record could not be written
+    at all with the comment before the cards that follow it."""
     from solver.position import position_from_record
 
     text = SCHAFKOPF_DEAL + '[Play "1"]\nEK EA ; seat 2 takes it\n'

@@ -49,8 +49,8 @@ print(best(position), solver.Zwanzigerrufen.name, solver.get_game("sk").name, so
 
 
 def test_a_strict_client_sees_every_public_name_exported(tmp_path):
-    """``mypy --strict`` takes only explicitly exported names as a package's: every ``solver.X`` of the docs must
-    be one (they all failed with 'does not explicitly export' before the package listed them)."""
+    """``mypy --strict`` takes only explicitly exported names as a package's: every ``solver.X`` of the docs must be
+    one, or a strict client fails on it with 'does not explicitly export'."""
     assert_strict_client_type_checks(tmp_path, CLIENT)
 
 
@@ -122,10 +122,10 @@ position_setup(position, seat)
 
 
 def test_every_seat_argument_is_typed_as_the_integral_seats_it_takes(tmp_path):
-    """``solve`` and ``Position.hand`` typed their seat ``SupportsIndex`` (a numpy integer is taken), while
-    make_position, the analyses, the advice, strategy_tree and random_position said ``int``: a type checker refused
-    the numpy seat each of them takes at run time. ``position_setup`` (the sampling bot's start, docs/api.md's
-    "A bot of your own") said ``int`` and refused a numpy seat at run time too (tests/test_api_arguments.py)."""
+    """Every seat argument is typed so that a type checker takes the numpy seat it takes at run time, as ``solve``'s and
+    ``Position.hand``'s ``SupportsIndex`` is: make_position, the analyses, the advice, strategy_tree, random_position
+    and ``position_setup`` (the sampling bot's start, docs/api.md's "A bot of your own", tests/test_api_arguments.py)
+    alike, none typed ``int``."""
     assert_strict_client_type_checks(tmp_path, NUMPY_SEATS)
 
 

@@ -1076,7 +1076,7 @@ def unknown_objective(rules: Rules, name: str) -> InvalidContractError:
                                     f"an objective of the rules (for {named}: "
                                     f"{', '.join(rules.objective_names())})")
     names = ["score", *rules.objective_names()]
-    # the rules refuse 'score' (above): listed among their choices it read as one they take
+    # the rules refuse 'score' (above): listed among their choices it would read as one they take
     known = f"{', '.join(rules.objective_names())}; solve and tree also take 'score'"
     if name in rules.game.objectives:
         why = rules.objectives_left_out().get(name)  # the contract's own reason, naming it (a Suit Solo has no Pagat)

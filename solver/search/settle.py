@@ -140,7 +140,7 @@ class SettlementEngine(ThreadedEngine):
         self._megabytes = tt_megabytes
 
     def __repr__(self) -> str:
-        """One line, as EngineSolver's (it printed as ``<... object at 0x...>``)."""
+        """One line, as EngineSolver's (not ``<... object at 0x...>``)."""
         return f"<SettlementEngine {self.threads} thread{'s' if self.threads != 1 else ''}, table {self._megabytes} MB>"
 
     @property
