@@ -1462,6 +1462,8 @@ def summary_lines(document: Mapping[str, Any]) -> list[str]:
     unit = measure_words(document["measure"])
     stopped = f", stopped by the {document['stopped']}: the figures of these" if document.get("stopped") else ""
     lines = [f"{samples_text(document)} (seed {document['seed']})" + stopped + scored_with(document)]
+    if document.get("played") and len(document["played"]) >= len(document["hand"]) * document.get("seats", 99):
+        lines.append("note: the play is over: every sample is the deal as played, so the figures are its result")
     spread = spread_text(document["samples"], document["interval"], document.get("interval_note"), measure_text)
     if document.get("score_mean") is not None:
         score_spread = spread_text(document["samples"], document["score_interval"],

@@ -246,6 +246,8 @@ def points_comparison(dd: Mapping[str, Any], every_seat_for_itself: bool) -> lis
     others, both = ("the others", "every seat") if every_seat_for_itself else ("the other side", "both sides")
     if dd["line_points"] > dd["points_optimum"]:  # the other side, playing for the settlement, gave them away
         line += f" ({others}, playing for the score, need not hold {who} down where it does not change it)"
+    elif dd["line_points"] < dd["points_optimum"] and not dd["differs"]:  # gave up points the score does not count
+        line += f" ({who}, playing for the score, need not take more where it does not change it)"
     forces = "forces his" if every_seat_for_itself or len(dd["declaring_side"]) == 1 else "force their"
     lines: list[tuple[str, int | None]] = [
         (line, None), (f"{both} playing for {measure} (one such line), the deal settles ", dd["points_line_value"]),

@@ -631,7 +631,9 @@ def test_solo_tout_may_be_two_words():
 
 @pytest.mark.parametrize("game, text, close", [
     (solver.Zwanzigerrufen, "Soloo", "did you mean 'Solo' or 'SuitSolo'?"),
-    (solver.Schafkopf, "Wens", "did you mean 'Wenz'?"), (solver.Schafkopf, "Rufr E", "did you mean 'Rufer'?"),
+    (solver.Schafkopf, "Wens", "did you mean 'Wenz'?"), (solver.Schafkopf, "Rufr E", "did you mean 'Rufer E'?"),
+    (solver.Schafkopf, "Sollo G", "did you mean 'Solo G' or 'SoloTout G'?"),  # the suit given kept: a whole contract
+    (solver.Schafkopf, "Wens G", "did you mean 'Wenz'?"),  # a Wenz names no suit
     (solver.Kratzen, "Trumpp H", "did you mean 'Trump'?"),
     (solver.Schafkopf, "Solo H X", None), (solver.Kratzen, "Trump", None),  # spelt right: no suggestion
     (solver.Kratzen, "Trumpf", None),  # another spelling the game reads
@@ -642,6 +644,18 @@ def test_a_misspelt_contract_gets_a_suggestion(game, text, close):
     message = str(refused.value)
     assert message.startswith(f"unknown {game.name} contract {text!r}") and "(expected " in message
     assert (close in message) if close else "did you mean" not in message
+
+
+@pytest.mark.parametrize("text, hint", [
+    ("Rufer GA", "; did you mean 'Rufer G'?"), ("Solo Tout HK", "; did you mean 'SoloTout H'?"),
+    ("Rufer HA", ""), ("Wenz GA", ""),  # no contract to suggest: hearts are not called, a Wenz names no suit
+])
+def test_a_suit_named_by_a_card_suggests_the_contract(text, hint):
+    """A Rufer written with its called ace, "Rufer GA", is refused with the contract it means, where there is one."""
+    with pytest.raises(InvalidContractError) as refused:
+        solver.Schafkopf.parse_contract(text)
+    assert str(refused.value).startswith(f"contract {text!r}: {text.split()[-1]!r} is not a suit (E, G, H or S){hint}")
+    assert hint or "did you mean" not in str(refused.value)
 
 
 @pytest.mark.parametrize("seat", ["x", True, 2.5, 0])

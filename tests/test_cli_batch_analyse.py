@@ -814,3 +814,20 @@ def test_advice_refuses_the_options_only_the_analysis_of_one_contract_uses(tmp_p
     one = runner.invoke(app, [*hand, "--contract", "Trump S", "--table-mb", "8", "--json"])
     assert one.exit_code == 0, one.stderr
     assert json.loads(one.stdout)["samples"] == 2
+
+
+def test_analyse_of_a_deal_played_to_the_end_says_its_samples_are_the_deal():
+    """Board 7 of the Schafkopf examples is played to the end: no card is unseen, so every sample is the deal as
+    played and the figures are its result (16 points, the Rufer lost Schneider, -2 a declarer), which the report
+    says, lest its intervals read as odds; a deal still in play gets no such note."""
+    over = runner.invoke(app, ["analyse", str(EXAMPLES / "schafkopf.tbn"), "-b", "7", "--seat", "1", "-n", "3",
+                               "-j", "1"])
+    assert over.exit_code == 0, over.stderr
+    lines = over.stdout.splitlines()
+    note = lines.index("note: the play is over: every sample is the deal as played, so the figures are its result")
+    assert lines[note - 1] == "3 samples (seed 1)"
+    assert lines[note + 1].startswith("mean payment -2.00 game units (all 3 samples alike: no interval)")
+    assert "mean card points 16.0" in lines[note + 2]
+    playing = runner.invoke(app, ["analyse", str(EXAMPLES / "schafkopf.tbn"), "-b", "1", "--seat", "1", "-n", "3",
+                                  "-j", "1"])
+    assert playing.exit_code == 0 and "the play is over" not in playing.stdout

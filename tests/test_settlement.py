@@ -399,6 +399,20 @@ def test_score_dd_says_why_its_line_can_take_more_than_the_most_forced():
         "score, need not hold the declarers down where it does not change it)" in text
 
 
+def test_score_dd_says_why_its_line_can_take_fewer_than_the_most_forced(tmp_path: Path):
+    """A Rufer whose declarers can force 101 points but are paid no more above the Schneider's 91: the settlement's
+    line takes 93, and the text says why, as it does for a line that takes more than the most forced."""
+    path = tmp_path / "rufer.tbn"
+    path.write_text('[Game "Schafkopf"]\n[Deal "1: EK GU G7 HK HO HU S9 S7 / EO EU E7 GA GZ GK H9 S8 / '
+                    'EZ E9 G9 G8 HA H8 H7 SK / EA E8 GO HZ SA SZ SO SU"]\n[Contract "Rufer E"]\n')
+    settled = dd_settlement(next(read_positions(path))).as_dict()
+    assert (settled["line_points"], settled["points_optimum"], settled["differs"]) == (93, 101, False)
+    text = " ".join(cli("score", path, "--dd").stdout.split())
+    assert "the line takes 93 points; the most the declarers can force is 101 (the declarers, playing for the " \
+        "score, need not take more where it does not change it)" in text
+    assert "the best settlement while the declarers force their 101 points: +4" in text
+
+
 def test_score_dd_of_a_solo_speaks_of_one_declarer():
     """A Zwanzigerrufen Solo has one declarer: the lines under the settlement speak of seat 3 as one, not "the
     declarers", and the items table names the items by the rule book (Game, Absolut, Valat; docs/scoring.md), not by

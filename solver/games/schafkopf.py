@@ -296,9 +296,28 @@ class Schafkopf(Game):
     ]}
 
     @classmethod
-    def _unknown_contract(cls, text: str, kind: str) -> InvalidContractError:
-        close = did_you_mean(kind, ("Rufer", "Wenz", "Solo", "WenzTout", "SoloTout", "Sie"))
+    def _unknown_contract(cls, text: str, kind: str, suit: str = "") -> InvalidContractError:
+        """A misspelt contract's message; a suit given after it is kept in the names suggested that take one
+        ("Sollo G": 'Solo G' or 'SoloTout G'), so that the suggestion reads as a whole contract."""
+        names = ("Rufer", "Wenz", "Solo", "WenzTout", "SoloTout", "Sie")
+        with_suit = {name: f"{name} {suit}" if suit and name in ("Rufer", "Solo", "SoloTout") else name
+                     for name in names}
+        close = did_you_mean(kind, with_suit)
         return InvalidContractError(f"unknown Schafkopf contract {quoted(text)}{close} (expected {cls.contract_help})")
+
+    @classmethod
+    def _suit_of_card_hint(cls, name: str, word: str) -> str:
+        """``"; did you mean 'Rufer G'?"`` for a suit named by one of its cards, as the called ace ("Rufer GA"), where
+        the contract so read is one; else ``""``."""
+        card = PACK.lookup(word)
+        if card is None:
+            return ""
+        guess = f"{name} {PACK[card].suit}"
+        try:
+            cls.read_contract(guess)
+        except InvalidContractError:
+            return ""
+        return f"; did you mean {quoted(guess)}?"
 
     @classmethod
     def read_contract(cls, text: str) -> Contract:
@@ -317,7 +336,9 @@ class Schafkopf(Game):
             ace = PACK.lookup(words[1] + "A")
             suit = PACK[ace].suit if ace is not None else None
             if suit is None:
-                raise InvalidContractError(f"contract {quoted(text)}: {quoted(words[1])} is not a suit (E, G, H or S)")
+                hint = cls._suit_of_card_hint("SoloTout" if kind == "solotout" else words[0], words[1])
+                raise InvalidContractError(
+                    f"contract {quoted(text)}: {quoted(words[1])} is not a suit (E, G, H or S){hint}")
         if kind in ("rufer", "ruf", "sauspiel", "call"):
             require(suit is not None, f"contract {quoted(text)}: name the called ace's suit (Rufer E, G or S)")
             require(suit != "H", "hearts cannot be called in a Rufer")
@@ -328,7 +349,7 @@ class Schafkopf(Game):
             return Contract(cls.name, kind, suit=suit, text=f"{name} {suit}")
         if kind in ("wenz", "wenztout", "sie") and suit is None:
             return Contract(cls.name, kind, text={"wenz": "Wenz", "wenztout": "WenzTout", "sie": "Sie"}[kind])
-        raise cls._unknown_contract(text, words[0])
+        raise cls._unknown_contract(text, words[0], suit or "")
 
     state_tags = {"partner": int, "called_suit_led": bool}
     record_tags = {"partner": "Partner", "called_suit_led": "CalledSuitLed"}
