@@ -348,13 +348,13 @@ def test_values_are_the_engines_and_the_default_is_the_score():
 
 
 def test_objectives_are_named_as_players_name_them():
-    """The page shows each objective by the name players use (``Schneider against``, as ``stich solve`` prints it),
-    not its identifier; requests and answers keep the identifier beside it."""
+    """The page shows each objective by the name players use (``Schneider against``, ``Score``, as ``stich solve``
+    prints them), not its identifier; requests and answers keep the identifier beside it."""
     c = client(SK, board="6")
     board, moves = opened(c)
     view = c.post("/api/position", json={"board": board, "moves": moves}).json()
     assert {o["name"]: o["title"] for o in view["objectives"]} == {
-        "score": "score", "points": "points", "game": "Game", "schneider": "Schneider",
+        "score": "Score", "points": "Points", "game": "Game", "schneider": "Schneider",
         "schneider_against": "Schneider against", "schwarz": "Schwarz", "schwarz_against": "Schwarz against"}
     values = lines(c.post("/api/values", json={"board": board, "moves": moves, "objective": "schneider_against"}))[-1]
     assert values["objective"] == "schneider_against" and values["title"] == "Schneider against"
@@ -367,7 +367,7 @@ def test_objectives_are_named_as_players_name_them():
     kratzen = client(KR)
     board, moves = opened(kratzen)
     view = kratzen.post("/api/position", json={"board": board, "moves": moves}).json()
-    assert [(o["name"], o["title"]) for o in view["objectives"]] == [("score", "score"), ("tricks", "tricks")]
+    assert [(o["name"], o["title"]) for o in view["objectives"]] == [("score", "Score"), ("tricks", "Tricks")]
 
 
 def test_a_slow_position_streams_its_cards_one_by_one(monkeypatch):
@@ -385,7 +385,7 @@ def test_a_slow_position_streams_its_cards_one_by_one(monkeypatch):
     assert answer[-1]["cards"] == expected and answer[-1]["total"] == result.total
     assert sorted(answer[-1]["best"]) == sorted(card.name for card in result.best_cards())
     assert answer[-1]["objective"] == "score" and answer[-1]["description"] == result.objective.description
-    assert answer[-1]["title"] == "score"  # the one by one answer names its objective as the quick one does
+    assert answer[-1]["title"] == "Score"  # the one by one answer names its objective as the quick one does
     monkeypatch.setattr(board_app, "FIRST_SLICE", 600.0)  # the same position answered with every card at once
     quick = lines(c.post("/api/values", json={"board": board, "moves": moves}))[-1]
     monkeypatch.setattr(board_app, "FIRST_SLICE", 0.0)

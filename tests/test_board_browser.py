@@ -220,7 +220,8 @@ def test_a_card_value_on_the_page_is_the_engines(driver, server):
         assert card.text == str(next(iter(shown.values())))
         # what the numbers count and whose they are, not "score: 4 for 1+2"
         unit = {"score": "game units", "points": "card points"}[name]
-        assert driver.find_element("id", "summary").text.startswith(f"{name}: {result.total} {unit} for seats 1+2")
+        title = {"score": "Score", "points": "Points"}[name]  # as stich solve names them
+        assert driver.find_element("id", "summary").text.startswith(f"{title}: {result.total} {unit} for seats 1+2")
         # the status region says the value, not the search's time after every card
         took = driver.find_element("css selector", "#summary .took")
         assert re.fullmatch(r" · \d+ ms| · \d+\.\d s", took.get_attribute("textContent"))
@@ -864,7 +865,7 @@ def test_what_a_player_found_wrong_on_the_table(driver, server):
     objective = Select(driver.find_element("id", "objective"))
     # the list names the objectives as players do, and sends their identifiers
     shown = {option.get_attribute("value"): option.text for option in objective.options}
-    assert shown["schneider_against"] == "Schneider against (yes/no)" and shown["points"] == "points"
+    assert shown["schneider_against"] == "Schneider against (yes/no)" and shown["points"] == "Points"
     objective.select_by_value("schneider_against")
     wait_for(lambda: settled(driver) and driver.execute_script("return S.values.objective") == "schneider_against",
              "schneider_against")
@@ -965,7 +966,7 @@ def test_a_trick_of_five_or_six_cards(driver, server):
     Select(driver.find_element("id", "objective")).select_by_value("score")
     wait_for(lambda: settled(driver) and driver.execute_script("return S.values.objective") == "score", "score")
     summary = driver.find_element("id", "summary").text
-    assert summary.startswith("score: ") and " chips for seat " in summary and "game units" not in summary
+    assert summary.startswith("Score: ") and " chips for seat " in summary and "game units" not in summary
 
 
 def test_the_pot_is_in_the_middle_of_a_kratzen_table(driver, server):
