@@ -2001,19 +2001,31 @@ def test_best_after_a_refused_position_without_values_is_dimmed(driver, server):
 
 
 def test_ask_again_is_offered_only_where_it_asks(driver, server):
-    """The summary of stopped values said "★ ask again searches once more" for every stop: a board that is stopping
-    answers no second question, and it is said only where ★ asks again."""
+    """The summary of stopped values said "★ ask again searches once more" for every stop, and ★ said "ask again" on a
+    board that is stopping, which answers a second question only with a 503: both offer it only where it can be
+    answered, and ★ and space there ask nothing. Each case is set, drawn and read in one script, so that no answer
+    of the live page redraws between."""
     driver.get(server)
     wait_for(lambda: settled(driver), "values")
     open_at(driver, "schafkopf.tbn board 1", 0)
-    summaries = driver.execute_script("""const said = [];
+    said = driver.execute_script("""const said = [], asked = [];
+      const read = () => [$('summary').textContent, $('best').textContent, $('best').getAttribute('aria-disabled')];
       for (const reason of ['the board is stopping', 'the time limit (60 s) ran out']) {
         S.values = { kind: 'stopped', reason }; renderValues();
-        said.push([document.getElementById('summary').textContent, document.getElementById('best').textContent]);
+        said.push(read());
       }
+      window.fetch = (url) => { asked.push(url); return new Promise(() => {}); };
+      S.values = { kind: 'stopped', reason: 'the board is stopping' }; renderValues();
+      $('best').click(); bestKey();
+      said.push([...read(), asked.length]);
+      S.values = null; showStepError('the board is stopping: start stich board again to ask'); renderButtons();
+      $('best').click(); bestKey();
+      said.push([$('best').textContent, $('best').getAttribute('aria-disabled'), asked.length]);
       return said;""")
-    assert summaries == [["the board is stopping", "★ ask again"],
-                         ["the time limit (60 s) ran out · ★ ask again searches once more", "★ ask again"]]
+    assert said == [["the board is stopping", "★ best", "true"],
+                    ["the time limit (60 s) ran out · ★ ask again searches once more", "★ ask again", "false"],
+                    ["the board is stopping", "★ best", "true", 0],
+                    ["★ best", "true", 0]]
     driver.get(server)
 
 
