@@ -782,8 +782,9 @@ def command_line(board: Board, moves: Sequence[str]) -> str:
 
 def pot_so_far(position: Position) -> dict[str, Any] | None:
     """The pot as a club table has it in the middle, for a game paid from one (Kratzen, RULES.md 3.4): the chips at
-    the start, what each trick pays its winner, what the tricks taken have paid each seat and what is left (a missed
-    target pays into it only at the end: the settlement). None for the other games, or a [Pot] tag that does not
+    the start, what each trick pays its winner (``per_trick``, and in words ``pays``: ``Game.pot_words``, as ``stich
+    show`` and ``score`` say it), what the tricks taken have paid each seat and what is left (a missed target pays
+    into it only at the end: the settlement). None for the other games, or a [Pot] tag that does not
     read (the score's answer says what is wrong with it)."""
     game = position.game
     if not game.has_pot:
@@ -796,7 +797,8 @@ def pot_so_far(position: Position) -> dict[str, Any] | None:
     state = position.state
     won = [share * tricks for tricks in state.tricks]
     start = int(inputs)  # type: ignore[call-overload]  # a game with a pot: scoring_inputs is the pot
-    return {"start": start, "per_trick": share, "won": won, "left": start - sum(won)}
+    return {"start": start, "per_trick": share, "pays": game.pot_words(position.rules.contract, start), "won": won,
+            "left": start - sum(won)}
 
 
 def final_settlement(position: Position) -> dict[str, Any] | None:
@@ -830,9 +832,9 @@ def card_values_document(position: Position, name: str, objective: Objective, *,
                          nodes: int | None) -> dict[str, Any]:
     """The page's card values for the objective ``name`` (``objective``): each legal card's total for the
     objective's side (``cards``), the best cards (the mover's choice: the largest if the mover's side maximises,
-    else the smallest) and the objective's ``title`` as players name it (``Game.row_title``, as the objective list has it) beside its
-    identifier. One builder for a search of every card at once (:func:`values_document`) and the board's card by
-    card search of a slow position, so that the page reads the same fields from both."""
+    else the smallest) and the objective's ``title`` as players name it (``Game.row_title``, as the objective list
+    has it) beside its identifier. One builder for a search of every card at once (:func:`values_document`) and the
+    board's card by card search of a slow position, so that the page reads the same fields from both."""
     target = objective.target
     return {"kind": "values", "objective": name, "title": position.game.row_title(name),
             "total": total, "achieved": achieved, "cards": cards, "best": best, "target": target,

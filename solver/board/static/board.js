@@ -387,10 +387,9 @@ const POT_NONE = "0 chips, no [Pot] tag: a record's [Pot] tag, or the Deal form'
 // The pot in the middle of a Kratzen table: what is left of it and what a trick takes from it (RULES.md 3.4)
 function potText(pot) {
   const left = pot.left === pot.start ? `pot ${plural(pot.start, "chip")}` : `pot ${pot.left} of ${pot.start} chips`;
-  // the way to a pot is the contract panel's (POT_NONE): on the table it sat on seat 1's label (two lines more)
-  if (!pot.start) return `${left} · tricks and targets only`;  // a pot of 0: stich show's and score's words
-  if (pot.per_trick) return `${left} · each trick pays ${pot.per_trick}`;
-  return `${left} · ` + (pot.start < 4 ? "a quarter of it is under a chip: tricks pay nothing" : "a Muss: tricks pay nothing");
+  // what it pays in stich show's and score's words; the way to a pot of 0 is the contract panel's (POT_NONE): on
+  // the table it sat on seat 1's label (two lines more)
+  return `${left} · ${pot.pays}`;
 }
 
 function renderContract() {
