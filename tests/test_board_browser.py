@@ -3020,7 +3020,7 @@ def test_the_status_region_says_the_result_never_thinking(driver, server):
     status = driver.find_element("id", "status")
     assert status.get_attribute("aria-busy") == "false"
     assert status.get_attribute("textContent") == driver.find_element("id", "summary").get_attribute("textContent")
-    assert status.get_attribute("textContent").startswith("score: ")  # the card values' result
+    assert status.get_attribute("textContent").startswith("Score: ")  # the card values' result
 
 
 def test_a_board_with_variant_flags_plays_a_pasted_deal_under_them_and_says_so(driver):
