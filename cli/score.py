@@ -13,7 +13,7 @@ from rich.text import Text
 from solver.analysis import score_report
 from solver.errors import SearchStopped
 from solver.games import get_game
-from solver.games.outcome import EMPTY_POT, role_text, signed
+from solver.games.outcome import role_text, signed
 from solver.position import Position
 from solver.search.engine import EngineSolver
 from solver.search.settle import SettlementEngine
@@ -84,10 +84,11 @@ def render_score(document: Document, console: Console) -> None:
     console.print(record_title(document))
     pot = document["pot"] if "items" in document else (document.get("dd") or {}).get("pot")
     if pot is not None:  # as show and solve write it over the diagram (an unfinished deal's said none)
-        # a pot of 0 settles every seat at 0, said once on stderr with the way to give one; an unfinished deal's
-        # header says what the pot pays, as the diagram's does
-        empty = f", {EMPTY_POT}" if not pot and "items" not in document else ""
-        console.print(f"pot: {plural(pot, 'chip')}{empty}")
+        # an unfinished deal's header says what the pot pays, in the diagram's words (a pot of 0 settles every seat
+        # at 0, said once on stderr with the way to give one)
+        game = get_game(document["game"])
+        pays = f", {game.pot_words(game.parse_contract(document['contract']), pot)}" if "items" not in document else ""
+        console.print(f"pot: {plural(pot, 'chip')}{pays}")
     if "items" not in document:
         console.print(Text("the play is not complete: no score yet", style="dim"))
     else:

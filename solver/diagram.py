@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Sequence
 from .cards import Pack, bits
 from .errors import StichError, visible
 from .games import get_game
-from .games.outcome import EMPTY_POT, role_text
+from .games.outcome import role_text
 
 if TYPE_CHECKING:
     from .position import Position
@@ -278,14 +278,7 @@ def _pot_facts(position: "Position", pot: str) -> list[str]:
     count = int(pot)  # a tag "01" is 1 chip
     chips = f"pot: {count} chip{'' if count == 1 else 's'}"
     rules = position.rules
-    share = position.game.pot_share(rules, count)
-    if position.game.pays_no_tricks(rules):  # a Muss pays no trick whatever the pot (RULES.md 3.4)
-        paid = "a Muss: tricks pay nothing"
-    elif count == 0:
-        paid = EMPTY_POT
-    else:
-        paid = f"each trick pays {share}" if share else "a quarter of it is under a chip: tricks pay nothing"
-    lines = [f"{chips}, {paid}"]
+    lines = [f"{chips}, {position.game.pot_words(rules.contract, count)}"]
     target = getattr(rules, "target", None)
     if target is not None:
         lines.append(f"targets: {_targets_text(position, [target(seat) for seat in range(rules.seats)])}")

@@ -247,13 +247,13 @@ def plot_figure(analysis: PlayAnalysis) -> PlotFigure:
 
 
 def threshold_title(game: str, name: str) -> str:
-    """A threshold's name as players say it (``Game.sided_objective_title``: ``Schneider against`` for
-    ``schneider_against``, whose line is the other side's, beside the declarers' ``Schneider``), its note kept
-    (``Valat (all tricks)``); the SVG's ids keep the identifiers, which programs look for."""
+    """A threshold's name as players say it and ``stich check`` names its rows (``Game.row_title``: ``Schneider
+    against`` for ``schneider_against``, whose line is the other side's, beside the declarers' ``Schneider``), its
+    note kept (``Valat (all tricks)``); the SVG's ids keep the identifiers, which programs look for."""
     from .games import get_game
 
     objective, space, note = name.partition(" ")
-    return (get_game(game).sided_objective_title(objective) if game else objective) + space + note
+    return (get_game(game).row_title(objective) if game else objective) + space + note
 
 
 def cost_sign_note(analysis: PlayAnalysis) -> str:

@@ -350,13 +350,13 @@ def test_values_are_the_engines_and_the_default_is_the_score():
 
 
 def test_objectives_are_named_as_players_name_them():
-    """The page shows each objective by the name players use (``Schneider against``, as ``stich solve`` prints it),
-    not its identifier; requests and answers keep the identifier beside it."""
+    """The page shows each objective by the name players use (``Schneider against``, ``Score``, as ``stich solve``
+    prints them), not its identifier; requests and answers keep the identifier beside it."""
     c = client(SK, board="6")
     board, moves = opened(c)
     view = c.post("/api/position", json={"board": board, "moves": moves}).json()
     assert {o["name"]: o["title"] for o in view["objectives"]} == {
-        "score": "score", "points": "points", "game": "Game", "schneider": "Schneider",
+        "score": "Score", "points": "Points", "game": "Game", "schneider": "Schneider",
         "schneider_against": "Schneider against", "schwarz": "Schwarz", "schwarz_against": "Schwarz against"}
     values = lines(c.post("/api/values", json={"board": board, "moves": moves, "objective": "schneider_against"}))[-1]
     assert values["objective"] == "schneider_against" and values["title"] == "Schneider against"
@@ -369,7 +369,7 @@ def test_objectives_are_named_as_players_name_them():
     kratzen = client(KR)
     board, moves = opened(kratzen)
     view = kratzen.post("/api/position", json={"board": board, "moves": moves}).json()
-    assert [(o["name"], o["title"]) for o in view["objectives"]] == [("score", "score"), ("tricks", "tricks")]
+    assert [(o["name"], o["title"]) for o in view["objectives"]] == [("score", "Score"), ("tricks", "Tricks")]
 
 
 def test_a_slow_position_streams_its_cards_one_by_one(monkeypatch):
@@ -387,7 +387,7 @@ def test_a_slow_position_streams_its_cards_one_by_one(monkeypatch):
     assert answer[-1]["cards"] == expected and answer[-1]["total"] == result.total
     assert sorted(answer[-1]["best"]) == sorted(card.name for card in result.best_cards())
     assert answer[-1]["objective"] == "score" and answer[-1]["description"] == result.objective.description
-    assert answer[-1]["title"] == "score"  # the one by one answer names its objective as the quick one does
+    assert answer[-1]["title"] == "Score"  # the one by one answer names its objective as the quick one does
     monkeypatch.setattr(board_app, "FIRST_SLICE", 600.0)  # the same position answered with every card at once
     quick = lines(c.post("/api/values", json={"board": board, "moves": moves}))[-1]
     monkeypatch.setattr(board_app, "FIRST_SLICE", 0.0)
@@ -2227,15 +2227,22 @@ def test_the_pot_is_on_the_table_throughout_the_deal():
     loaded = c.post("/api/load", json={"text": text}).json()["open"]
     moves = "EO S7 EK GA G8 SU E9 HA SK HO SZ HU".split()  # tricks to seats 2, 1, 3, 1
     pots = [c.post("/api/position", json={"board": loaded, "moves": moves[:n]}).json()["pot"] for n in (0, 3, 9, 12)]
-    assert pots == [{"start": 14, "per_trick": 3, "won": [0, 0, 0], "left": 14},
-                    {"start": 14, "per_trick": 3, "won": [0, 3, 0], "left": 11},
-                    {"start": 14, "per_trick": 3, "won": [3, 3, 3], "left": 5},
-                    {"start": 14, "per_trick": 3, "won": [6, 3, 3], "left": 2}]
+    pays = "each trick pays 3"  # in stich show's words
+    assert pots == [{"start": 14, "per_trick": 3, "pays": pays, "won": [0, 0, 0], "left": 14},
+                    {"start": 14, "per_trick": 3, "pays": pays, "won": [0, 3, 0], "left": 11},
+                    {"start": 14, "per_trick": 3, "pays": pays, "won": [3, 3, 3], "left": 5},
+                    {"start": 14, "per_trick": 3, "pays": pays, "won": [6, 3, 3], "left": 2}]
     muss = c.post("/api/load", json={"text": text.replace("Trump S", "Trump S Muss")}).json()["open"]
     assert c.post("/api/position", json={"board": muss, "moves": moves[:3]}).json()["pot"] == {
-        "start": 14, "per_trick": 0, "won": [0, 0, 0], "left": 14}
+        "start": 14, "per_trick": 0, "pays": "a Muss: tricks pay nothing", "won": [0, 0, 0], "left": 14}
     untagged = c.post("/api/load", json={"text": text.replace('[Pot "14"]\n', "")}).json()["open"]
-    assert c.post("/api/position", json={"board": untagged, "moves": []}).json()["pot"]["start"] == 0
+    pot = c.post("/api/position", json={"board": untagged, "moves": []}).json()["pot"]
+    assert pot["start"] == 0 and pot["pays"] == "tricks and targets only"
+    # a Muss says its own reason at a pot of 0 too, as stich show and score do
+    untagged_muss = c.post("/api/load", json={"text": text.replace('[Pot "14"]\n', "").replace(
+        "Trump S", "Trump S Muss")}).json()["open"]
+    assert c.post("/api/position", json={"board": untagged_muss, "moves": []}).json()["pot"]["pays"] == \
+        "a Muss: tricks pay nothing"
     unread = c.post("/api/load", json={"text": text.replace('"14"', '"abc"')}).json()["open"]
     assert c.post("/api/position", json={"board": unread, "moves": []}).json()["pot"] is None
     schafkopf = client(SK, board="7")
@@ -2249,7 +2256,7 @@ def test_a_new_kratzen_deal_takes_its_pot():
     c = client()
     dealt = c.post("/api/deal", json={"game": "Kratzen", "seed": 4, "seats": 4, "pot": "16"}).json()["open"]
     assert c.post("/api/position", json={"board": dealt, "moves": []}).json()["pot"] == {
-        "start": 16, "per_trick": 4, "won": [0, 0, 0, 0], "left": 16}
+        "start": 16, "per_trick": 4, "pays": "each trick pays 4", "won": [0, 0, 0, 0], "left": 16}
     assert '[Pot "16"]' in c.post("/api/save", json={"board": dealt, "moves": []}).text
     refused(c.post("/api/deal", json={"game": "Schafkopf", "seed": 4, "pot": 16}), 400,
             "Schafkopf is not paid from a pot: leave the pot empty")

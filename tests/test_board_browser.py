@@ -220,7 +220,8 @@ def test_a_card_value_on_the_page_is_the_engines(driver, server):
         assert card.text == str(next(iter(shown.values())))
         # what the numbers count and whose they are, not "score: 4 for 1+2"
         unit = {"score": "game units", "points": "card points"}[name]
-        assert driver.find_element("id", "summary").text.startswith(f"{name}: {result.total} {unit} for seats 1+2")
+        title = {"score": "Score", "points": "Points"}[name]  # as stich solve names them
+        assert driver.find_element("id", "summary").text.startswith(f"{title}: {result.total} {unit} for seats 1+2")
         # the status region says the value, not the search's time after every card
         took = driver.find_element("css selector", "#summary .took")
         assert re.fullmatch(r" · \d+ ms| · \d+\.\d s", took.get_attribute("textContent"))
@@ -864,7 +865,7 @@ def test_what_a_player_found_wrong_on_the_table(driver, server):
     objective = Select(driver.find_element("id", "objective"))
     # the list names the objectives as players do, and sends their identifiers
     shown = {option.get_attribute("value"): option.text for option in objective.options}
-    assert shown["schneider_against"] == "Schneider against (yes/no)" and shown["points"] == "points"
+    assert shown["schneider_against"] == "Schneider against (yes/no)" and shown["points"] == "Points"
     objective.select_by_value("schneider_against")
     wait_for(lambda: settled(driver) and driver.execute_script("return S.values.objective") == "schneider_against",
              "schneider_against")
@@ -965,12 +966,12 @@ def test_a_trick_of_five_or_six_cards(driver, server):
     Select(driver.find_element("id", "objective")).select_by_value("score")
     wait_for(lambda: settled(driver) and driver.execute_script("return S.values.objective") == "score", "score")
     summary = driver.find_element("id", "summary").text
-    assert summary.startswith("score: ") and " chips for seat " in summary and "game units" not in summary
+    assert summary.startswith("Score: ") and " chips for seat " in summary and "game units" not in summary
 
 
 def test_the_pot_is_in_the_middle_of_a_kratzen_table(driver, server):
-    """A Kratzen table has the pot in the middle all along, as a club table does: what is left, what each trick pays,
-    and each seat's tricks with what they took from it."""
+    """A Kratzen table has the pot in the middle all along, as a club table does: what is left, what each trick pays
+    (nothing in a Muss, whatever the pot), and each seat's tricks with what they took from it."""
     text = ('[Game "Kratzen"]\n[Board "9"]\n[Seats "3"]\n[Deal "1: EO E9 SU SZ / GA HA HU S7 / EK G8 HO SK"]\n'
             '[Contract "Trump S"]\n[Declarer "1"]\n[Pot "14"]\n')
     paste_record(driver, server, text, "S.view.pot !== null && S.view.pot.start === 14", "the deal")
@@ -981,8 +982,10 @@ def test_the_pot_is_in_the_middle_of_a_kratzen_table(driver, server):
     assert driver.find_element("id", "pot").text == "pot 8 of 14 chips · each trick pays 3"
     labels = [driver.find_element("css selector", f"#seat-{seat} .who").text for seat in (1, 2, 3)]
     assert labels == ["Seat 1 · attacker · 1 trick (+3)", "Seat 2 · 1 trick (+3)", "Seat 3 · 0 tricks (+0)"]
-    small = driver.execute_script("return potText({start: 3, per_trick: 0, won: [0, 0, 0], left: 3})")
-    assert small == "pot 3 chips · a quarter of it is under a chip: tricks pay nothing"  # not "a Muss"
+    # a Muss without a [Pot] tag: the Muss's own reason, as stich show and score say it, not the pot of 0's
+    muss = text.replace("Trump S", "Trump S Muss").replace('[Pot "14"]\n', "")
+    paste_record(driver, server, muss, "S.view.pot !== null && S.view.pot.start === 0", "the Muss")
+    assert driver.find_element("id", "pot").text == "pot 0 chips · a Muss: tricks pay nothing"
     # a new deal from the page takes its pot; the form says attacker, and asks for no pot in a game without one
     from selenium.webdriver.support.select import Select
     driver.find_element("id", "deal-open").click()
@@ -2000,19 +2003,30 @@ def test_best_after_a_refused_position_without_values_is_dimmed(driver, server):
 
 
 def test_ask_again_is_offered_only_where_it_asks(driver, server):
-    """A board that is stopping answers no second question, so the summary of stopped values says "★ ask again searches
-    once more" only where ★ asks again, not for every stop."""
+    """A board that is stopping answers a second question only with a 503, so the summary of stopped values offers
+    "★ ask again searches once more", and ★ says "ask again", only where it can be answered, and ★ and space there
+    ask nothing. Each case is set, drawn and read in one script, so that no answer of the live page redraws between."""
     driver.get(server)
     wait_for(lambda: settled(driver), "values")
     open_at(driver, "schafkopf.tbn board 1", 0)
-    summaries = driver.execute_script("""const said = [];
+    said = driver.execute_script("""const said = [], asked = [];
+      const read = () => [$('summary').textContent, $('best').textContent, $('best').getAttribute('aria-disabled')];
       for (const reason of ['the board is stopping', 'the time limit (60 s) ran out']) {
         S.values = { kind: 'stopped', reason }; renderValues();
-        said.push([document.getElementById('summary').textContent, document.getElementById('best').textContent]);
+        said.push(read());
       }
+      window.fetch = (url) => { asked.push(url); return new Promise(() => {}); };
+      S.values = { kind: 'stopped', reason: 'the board is stopping' }; renderValues();
+      $('best').click(); bestKey();
+      said.push([...read(), asked.length]);
+      S.values = null; showStepError('the board is stopping: start stich board again to ask'); renderButtons();
+      $('best').click(); bestKey();
+      said.push([$('best').textContent, $('best').getAttribute('aria-disabled'), asked.length]);
       return said;""")
-    assert summaries == [["the board is stopping", "★ ask again"],
-                         ["the time limit (60 s) ran out · ★ ask again searches once more", "★ ask again"]]
+    assert said == [["the board is stopping", "★ best", "true"],
+                    ["the time limit (60 s) ran out · ★ ask again searches once more", "★ ask again", "false"],
+                    ["the board is stopping", "★ best", "true", 0],
+                    ["★ best", "true", 0]]
     driver.get(server)
 
 
@@ -3003,7 +3017,7 @@ def test_the_status_region_says_the_result_never_thinking(driver, server):
     status = driver.find_element("id", "status")
     assert status.get_attribute("aria-busy") == "false"
     assert status.get_attribute("textContent") == driver.find_element("id", "summary").get_attribute("textContent")
-    assert status.get_attribute("textContent").startswith("score: ")  # the card values' result
+    assert status.get_attribute("textContent").startswith("Score: ")  # the card values' result
 
 
 def test_a_board_with_variant_flags_plays_a_pasted_deal_under_them_and_says_so(driver):

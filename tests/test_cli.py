@@ -2149,10 +2149,19 @@ def test_score_dd_text_of_unfinished_kratzen_deals():
     assert text.count("Payments (double dummy)") == 5
     # every seat plays for itself (RULES.md 3): no "both sides", and the attacker is "he" as in match and analyse
     board3 = " ".join(run("score", EXAMPLES / "kratzen.tbn", "--dd", "-b", "3", "--pot", "12").stdout.split())
-    assert "attacker 1 pot: 12 chips the play is not complete" in board3  # the pot the settlement is paid from
-    # without a pot every payment is 0: said where the unfinished deal has no score (and no score notes) to say it
+    # the pot the settlement is paid from, and what it pays: nothing in a Muss (board 3), whatever the pot
+    assert "attacker 1 pot: 12 chips, a Muss: tricks pay nothing the play is not complete" in board3
+    # without a pot every payment is 0: said where the unfinished deal has no score (and no score notes) to say it,
+    # after the Muss's own reason (the header said "tricks and targets only" while show's diagram said the Muss)
     untagged = run("score", EXAMPLES / "kratzen.tbn", "--dd", "-b", "3").stdout.splitlines()
-    assert untagged[1] == "pot: 0 chips, tricks and targets only"  # the way to give one is said once on stderr
+    assert untagged[1] == "pot: 0 chips, a Muss: tricks pay nothing"  # the way to give one is said once on stderr
+    # a normal deal's (board 1): its trick share, and at pot 0 the targets only; each in show's words
+    for pot, normal in (("0", "pot: 0 chips, tricks and targets only"), ("12", "pot: 12 chips, each trick pays 3")):
+        headers = {board: run("score", EXAMPLES / "kratzen.tbn", "--dd", "-b", board,
+                              "--pot", pot).stdout.splitlines()[1] for board in ("1", "3")}
+        assert headers == {"1": normal, "3": f"pot: {pot} chips, a Muss: tricks pay nothing"}
+        assert all(header == run("show", EXAMPLES / "kratzen.tbn", "-b", board, "--pot", pot).stdout.splitlines()[2]
+                   for board, header in headers.items())
     assert "pot:" not in run("score", EXAMPLES / "settlement.tbn", "--dd").stdout  # a game with no pot
     assert ("the line takes 1 trick; the most the attacker can force is 0 (the others, playing for the score, need "
             "not hold the attacker down where it does not change it) every seat playing for tricks (one such line), "

@@ -163,7 +163,7 @@ def test_the_diagram_says_the_announcements_and_the_pot_the_score_reads(tmp_path
     # a pot of one chip is said in the singular, here and by score (not 'pot: 1 chips')
     assert run("show", kratzen, "--pot", "1").stdout.splitlines()[2].startswith("pot: 1 chip, ")
     assert run("score", EXAMPLES / "kratzen.tbn", "--dd", "-b", "3", "--pot", "1").stdout.splitlines()[1] == \
-        "pot: 1 chip"
+        "pot: 1 chip, a Muss: tricks pay nothing"
     assert not any(line.startswith(("announced:", "pot:")) for line in run("show", EXAMPLES / "valat.tbn").stdout
                    .splitlines())
 

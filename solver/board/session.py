@@ -637,7 +637,8 @@ def objective_seat(position: Position, name: str) -> int | None:
 
 def describe_objectives(position: Position) -> list[dict[str, Any]]:
     """The objectives the page offers: each one's ``name`` (the identifier a request sends), ``title`` (the name
-    players use, which the list shows), ``description`` and ``yes_no``."""
+    players use, which the list shows: ``Game.row_title``, ``Score`` and ``Schneider against`` as ``stich solve``
+    prints them), ``description`` and ``yes_no``."""
     described = []
     for name in objective_names(position):
         seat = objective_seat(position, name)
@@ -645,7 +646,7 @@ def describe_objectives(position: Position) -> list[dict[str, Any]]:
             objective = objective_named(position, name, seat)
         except StichError:
             continue
-        described.append({"name": name, "title": position.game.sided_objective_title(name),
+        described.append({"name": name, "title": position.game.row_title(name),
                           "description": objective.description, "yes_no": objective.target is not None})
     return described
 
@@ -781,8 +782,9 @@ def command_line(board: Board, moves: Sequence[str]) -> str:
 
 def pot_so_far(position: Position) -> dict[str, Any] | None:
     """The pot as a club table has it in the middle, for a game paid from one (Kratzen, RULES.md 3.4): the chips at
-    the start, what each trick pays its winner, what the tricks taken have paid each seat and what is left (a missed
-    target pays into it only at the end: the settlement). None for the other games, or a [Pot] tag that does not
+    the start, what each trick pays its winner (``per_trick``, and in words ``pays``: ``Game.pot_words``, as ``stich
+    show`` and ``score`` say it), what the tricks taken have paid each seat and what is left (a missed target pays
+    into it only at the end: the settlement). None for the other games, or a [Pot] tag that does not
     read (the score's answer says what is wrong with it)."""
     game = position.game
     if not game.has_pot:
@@ -795,7 +797,8 @@ def pot_so_far(position: Position) -> dict[str, Any] | None:
     state = position.state
     won = [share * tricks for tricks in state.tricks]
     start = int(inputs)  # type: ignore[call-overload]  # a game with a pot: scoring_inputs is the pot
-    return {"start": start, "per_trick": share, "won": won, "left": start - sum(won)}
+    return {"start": start, "per_trick": share, "pays": game.pot_words(position.rules.contract, start), "won": won,
+            "left": start - sum(won)}
 
 
 def final_settlement(position: Position) -> dict[str, Any] | None:
@@ -829,11 +832,11 @@ def card_values_document(position: Position, name: str, objective: Objective, *,
                          nodes: int | None) -> dict[str, Any]:
     """The page's card values for the objective ``name`` (``objective``): each legal card's total for the
     objective's side (``cards``), the best cards (the mover's choice: the largest if the mover's side maximises,
-    else the smallest) and the objective's ``title`` as players name it (``Game.sided_objective_title``) beside its
-    identifier. One builder for a search of every card at once (:func:`values_document`) and the board's card by
-    card search of a slow position, so that the page reads the same fields from both."""
+    else the smallest) and the objective's ``title`` as players name it (``Game.row_title``, as the objective list
+    has it) beside its identifier. One builder for a search of every card at once (:func:`values_document`) and the
+    board's card by card search of a slow position, so that the page reads the same fields from both."""
     target = objective.target
-    return {"kind": "values", "objective": name, "title": position.game.sided_objective_title(name),
+    return {"kind": "values", "objective": name, "title": position.game.row_title(name),
             "total": total, "achieved": achieved, "cards": cards, "best": best, "target": target,
             "yes_no": target is not None, "maximiser": _side_text(objective.maximiser),
             "mover_maximises": position.state.to_move in objective.maximiser,
@@ -892,10 +895,9 @@ def curve_document(analysis: Any) -> dict[str, Any]:
 def odds_document(analysis: Any) -> dict[str, Any]:
     """The page's odds: the analysis's figures with its intervals' ends as computed (the page says itself where one
     has no width, where the JSON document writes nulls), and each bonus's ``title``, the name players use
-    (``Game.sided_objective_title``: ``Schneider against``, not ``schneider_against``), as ``stich analyse`` prints
-    it."""
+    (``Game.row_title``: ``Schneider against``, not ``schneider_against``), as ``stich analyse`` prints it."""
     document = analysis.as_dict()
-    title = get_game(analysis.game).sided_objective_title
+    title = get_game(analysis.game).row_title
     score_interval = None if analysis.score_interval is None else list(analysis.score_interval)
     return {"kind": "odds", "seat": analysis.seat, "samples": analysis.samples, "measure": analysis.measure,
             "win_probability": analysis.win_probability, "win_interval": document.get("win_interval"),

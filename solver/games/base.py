@@ -591,10 +591,12 @@ class Game(metaclass=GameType):
         return 0
 
     @classmethod
-    def pays_no_tricks(cls, rules: Rules) -> bool:
-        """Whether the contract pays no trick from the pot whatever its size (a Kratzen Muss, RULES.md 3.4), so that
-        the board says why tricks pay nothing before it blames a small pot. False by default."""
-        return False
+    def pot_words(cls, contract: Contract, pot: int) -> str:
+        """What a pot of ``pot`` chips pays the tricks under ``contract``, in a game paid from one (:attr:`has_pot`),
+        in the words ``stich show``'s diagram, ``score``'s header and the board's table say beside the pot (``each
+        trick pays 3``; a pot of 0 :data:`~solver.games.outcome.EMPTY_POT`), one wording for all of them. Only a
+        game with a pot is asked."""
+        raise NotImplementedError
 
     @classmethod
     def implied_items(cls, name: str) -> tuple[str, ...]:

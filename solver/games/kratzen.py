@@ -15,7 +15,7 @@ from ..state import PlayState
 from ..variant import Flag, Variant
 from .tables import Level, RuleTables
 from ..formats.tbn import Record
-from .outcome import POT_ZERO_SCORE_NOTE, ScoreItem, Scored, pot_payments, read_pot
+from .outcome import EMPTY_POT, POT_ZERO_SCORE_NOTE, ScoreItem, Scored, pot_payments, read_pot
 from .base import (Contract, Game, Objective, PayoffComponent, Rules, SettlementModel, TrumpSuitRules,
                    GERMAN_RANK_WORDS, GERMAN_SUIT_WORDS, german_suited_pack, parse_words, require, tricks_objective,
                    unknown_objective)
@@ -120,21 +120,21 @@ class KratzenRules(TrumpSuitRules):
 # RULES.md 3.4: scoring -----------------------------------------------------------------------------------------
 
 
-def is_muss(rules: KratzenRules) -> bool:
-    return rules.contract.modifier in ("muss", "sevenmuss")
+def is_muss(contract: Contract) -> bool:
+    return contract.modifier in ("muss", "sevenmuss")
 
 
-def trick_share(rules: KratzenRules, pot: int) -> int:
+def trick_share(contract: Contract, pot: int) -> int:
     """P/4, what each trick pays its winner from the pot; nothing in a Muss deal (RULES.md 3.4)."""
-    return 0 if is_muss(rules) else pot // 4
+    return 0 if is_muss(contract) else pot // 4
 
 
 def score_items(rules: KratzenRules, pot: int, winners: list[int]) -> tuple[list[ScoreItem], list[str]]:
     """Tricks paid from the pot (not in a Muss), penalties paid into it; ``winners`` is the seat that took each
     trick, in order."""
-    muss = is_muss(rules)
+    muss = is_muss(rules.contract)
     items = []
-    share = trick_share(rules, pot)
+    share = trick_share(rules.contract, pot)
     if not muss:
         for number, winner in enumerate(winners, 1):
             items.append(ScoreItem(f"trick {number}", (winner + 1,), share, 1, False, share,
@@ -240,11 +240,18 @@ class Kratzen(Game):
 
     @classmethod
     def pot_share(cls, rules: Rules, inputs: object) -> int:
-        return trick_share(rules, int(inputs))  # type: ignore[arg-type, call-overload]  # scoring_inputs' pot
+        return trick_share(rules.contract, int(inputs))  # type: ignore[call-overload]  # scoring_inputs' pot
 
     @classmethod
-    def pays_no_tricks(cls, rules: Rules) -> bool:
-        return is_muss(rules)  # type: ignore[arg-type]  # a Kratzen position's rules
+    def pot_words(cls, contract: Contract, pot: int) -> str:
+        """A Muss pays no trick whatever the pot (RULES.md 3.4), which is said before a pot of 0 or one whose quarter
+        is under a chip is blamed."""
+        if is_muss(contract):
+            return "a Muss: tricks pay nothing"
+        if not pot:
+            return EMPTY_POT
+        share = trick_share(contract, pot)
+        return f"each trick pays {share}" if share else "a quarter of it is under a chip: tricks pay nothing"
 
     @classmethod
     def seat_share(cls, rules: Rules, seat: int, net: int) -> Fraction | None:

@@ -12,6 +12,7 @@ const S = {
   server: null,  // the token of this start of the server (/api/start): a reload keeps uploads of the same start only
   bestAhead: 0,  // the presses of space kept while the values were searched, each a best card once they are in
   stepError: false,  // the error shown is a step's (showStepError): the next position shown takes it away
+  stepMessage: "",  // what that error said
   shownAt: null,  // the cursor of the table shown (S.view): behind S.cursor while the next position is on its way
 };
 const $ = (id) => document.getElementById(id);
@@ -40,6 +41,7 @@ function showError(message) {
 function showStepError(message) {
   showError(message);
   S.stepError = Boolean(message);
+  S.stepMessage = message || "";
   if (message) S.bestAhead = 0;  // the spaces kept were for a line that stopped here
 }
 
@@ -385,10 +387,9 @@ const POT_NONE = "0 chips, no [Pot] tag: a record's [Pot] tag, or the Deal form'
 // The pot in the middle of a Kratzen table: what is left of it and what a trick takes from it (RULES.md 3.4)
 function potText(pot) {
   const left = pot.left === pot.start ? `pot ${plural(pot.start, "chip")}` : `pot ${pot.left} of ${pot.start} chips`;
-  // the way to a pot is the contract panel's (POT_NONE): on the table it sat on seat 1's label (two lines more)
-  if (!pot.start) return `${left} · tricks and targets only`;  // a pot of 0: stich show's and score's words
-  if (pot.per_trick) return `${left} · each trick pays ${pot.per_trick}`;
-  return `${left} · ` + (pot.start < 4 ? "a quarter of it is under a chip: tricks pay nothing" : "a Muss: tricks pay nothing");
+  // what it pays in stich show's and score's words; the way to a pot of 0 is the contract panel's (POT_NONE): on
+  // the table it sat on seat 1's label (two lines more)
+  return `${left} · ${pot.pays}`;
 }
 
 function renderContract() {
@@ -521,7 +522,7 @@ function renderButtons() {
   const available = (id, on) => $(id).setAttribute("aria-disabled", on ? "false" : "true");
   for (const id of ["first", "undo"]) available(id, S.cursor > 0);
   for (const id of ["redo", "last"]) available(id, S.cursor < S.moves.length);
-  const again = valuesFailed();  // no values to play by: the button asks them again, as space does
+  const again = canAskAgain();  // no values to play by: the button asks them again, as space does
   const playable = afterRefusal() ? Boolean(bestOfShownTable())
     : S.values && S.values.best && S.values.best.length && !S.view.is_over && S.mode !== "sd";
   available("best", again || playable);
@@ -603,8 +604,7 @@ function renderValues() {
   } else if (values.kind === "slow") {
     summary.textContent = `a long search: card by card (${Object.keys(values.partial || {}).length}/${values.cards})`;
   } else if (values.kind === "stopped" || values.kind === "error") {
-    // asking again is offered where ★ asks again, and not of a board that is stopping (app.py's stopped_document)
-    const again = valuesFailed() && values.reason !== "the board is stopping";
+    const again = canAskAgain();  // said where ★ asks again
     summary.textContent = `${values.reason || values.error}${again ? " · ★ ask again searches once more" : ""}`;
   }
   renderButtons();
@@ -1093,18 +1093,29 @@ function goTo(index) {
 const BEST_AHEAD = 4;
 function bestKey(repeat = false) {
   if (repeat) return;
-  if (valuesFailed()) { askValuesAgain(); return; }  // no best card to play: the values asked again
+  if (canAskAgain()) { askValuesAgain(); return; }  // no best card to play: the values asked again
   if (S.mode === "dd" && !S.ready && !S.stepError && !(S.view && S.view.is_over)) {
     S.bestAhead = Math.min(S.bestAhead + 1, BEST_AHEAD);
   } else playBest();
 }
 
 // The values of the table shown were refused (the bar says why) or stopped (the summary does): space has no best card
-// to play there, and asks them again (a busy board or a time limit lets a second question through).
+// to play there, and asks them again where that can be answered (canAskAgain: a busy board or a time limit lets a
+// second question through).
 function valuesFailed() {
   if (S.mode !== "dd" || !S.view || S.view.is_over || S.shownAt !== S.cursor) return false;
   if (S.values) return S.values.kind === "stopped" || S.values.kind === "error";
   return S.stepError && !busy.kinds.has("values");
+}
+
+// A board that is stopping (app.py: its stopped_document, and its refusal of a new question) answers no second
+// question: its values are not asked again, and neither ★ nor the summary offers to.
+const STOPPING = "the board is stopping";
+
+function canAskAgain() {
+  if (!valuesFailed()) return false;
+  const said = S.values ? S.values.reason || S.values.error || "" : S.stepMessage || "";
+  return !said.startsWith(STOPPING);
 }
 
 function askValuesAgain() {
@@ -1412,7 +1423,7 @@ async function start() {
     });
   }
   const nav = { first: () => goTo(0), undo: () => goTo(S.cursor - 1), redo: () => goTo(S.cursor + 1),
-    last: () => goTo(S.moves.length), best: () => (valuesFailed() ? askValuesAgain() : playBest()) };
+    last: () => goTo(S.moves.length), best: () => (canAskAgain() ? askValuesAgain() : playBest()) };
   for (const [id, act] of Object.entries(nav)) $(id).addEventListener("click", () => unavailable(id) || act());
   $("upload-open").addEventListener("click", () => $("upload").click());
   document.addEventListener("keydown", (e) => {
