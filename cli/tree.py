@@ -221,7 +221,7 @@ def tree(
                 held = error.memory_text(suffix, to_print=out is None)
                 too_large = f"{shown_name(name)}:{record.line}: {held}; {nothing}: ask for fewer cards (--depth)"
             else:
-                too_large = (f"{shown_name(name)}:{record.line}: the tree to depth {depth} has {error.size_text()}, "
+                too_large = (f"{shown_name(name)}:{record.line}: {error.tree_text()} has {error.size_text()}, "
                              f"over --max-nodes {error.max_nodes:,} ({per_node}); {nothing}: ask for fewer cards "
                              "(--depth), or a larger --max-nodes (0: as many as the available memory holds)")
             failed_line(record, too_large)

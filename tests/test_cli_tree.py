@@ -330,6 +330,23 @@ def test_a_tree_past_the_deal_s_end_says_the_cards_left_in_its_text_json_and_gra
     assert finished["graph"]["depth"] == 0  # one node, the deal over: no card deep
 
 
+def test_a_refused_tree_past_the_deal_s_end_names_the_cards_left_not_the_depth_asked():
+    """``--depth 64 --max-nodes 10`` with 16 cards left said "the tree to depth 64 has more than 22 nodes", a tree
+    no deal has: the refusal names the tree as its summary would (of the 16 cards left), as the API's does; a
+    depth short of the end keeps its words."""
+    from solver.tree import TreeTooLarge, strategy_tree
+
+    path = EXAMPLES / "schafkopf.tbn"  # board 1: 16 cards left after its Play section
+    refused = run("tree", path, "-b", "1", "-d", 64, "--max-nodes", 10, code=1).stderr
+    assert refused.startswith(f"stich: {path}:10: the tree of the 16 cards left has more than 22 nodes, over "
+                              "--max-nodes 10 (")
+    short = run("tree", path, "-b", "1", "-d", 3, "--max-nodes", 10, code=1).stderr
+    assert short.startswith(f"stich: {path}:10: the tree to depth 3 has 22 nodes, over --max-nodes 10 (")
+    position = next(solver.read_positions(path))
+    with pytest.raises(TreeTooLarge, match="^the tree of the 16 cards left has more than 22 nodes, more than the 10 "):
+        strategy_tree(position, 64, max_nodes=10)
+
+
 def test_tree_json_gives_a_record_it_cannot_answer_the_line_solve_gives_it(tmp_path, monkeypatch):
     """``tree --json`` gives a record it cannot answer the line solve gives it, but for its ``command``: ``failed``
     (``unanswered`` for --time-limit), which a script reads in its place, as every other command's --json; with --board,
