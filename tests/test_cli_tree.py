@@ -416,3 +416,13 @@ def test_an_objective_of_another_game_is_the_flag_s_error_not_the_contract_s():
         f"tricks; solve and tree also take 'score') (the record at {path}:10, board 1, not answered)\n")
     failed = json.loads(run("tree", path, "-b", "1", "-d", "1", "-o", "tout", "--json", code=1).stdout)
     assert f"stich: {failed['error']}\n" == said.stderr and failed["stopped"] == "error"
+
+
+def test_an_objective_given_by_the_start_of_its_name_suggests_the_names_it_begins():
+    """``-o pagat`` suggested only 'valat' (spelt alike), not the Pagat bonuses the researcher meant; the names it
+    begins come first, and a misspelling still gets the names spelt alike."""
+    valat = EXAMPLES / "valat.tbn"
+    for command in (("tree", valat, "-d", "1"), ("solve", valat)):
+        said = run(*command, "-o", "pagat", code=2).stderr
+        assert "'pagat' is no game's objective; did you mean 'pagat_beaten' or 'pagat_ultimo'? (" in said
+        assert "did you mean 'valat'? (" in run(*command, "-o", "valt", code=2).stderr
