@@ -397,6 +397,18 @@ def xml_safe(graph: nx.DiGraph) -> nx.DiGraph:
     return copy
 
 
+def format_refused(path: Path) -> str:
+    """Why a tree is not written to ``path``, whose suffix names none of :data:`FORMATS`: a name that is a suffix
+    alone (``.json``, a hidden file's name, which has none) is said so, with a name that has it."""
+    said = f"{shown_name(path)}: the tree is written as {', '.join(FORMATS)}"
+    if path.suffix:
+        return f"{said}, not {path.suffix}"
+    if path.name.lower() in FORMATS:
+        return (f"{said}, by the name's suffix: {path.name} is a hidden file's whole name, with none (name the tree, "
+                f"such as tree{path.name})")
+    return f"{said}, by the name's suffix, which {path.name} has not"
+
+
 def write_tree(graph: nx.DiGraph, path: str | Path) -> Path:
     """Write the tree with networkx's own writers, chosen by the suffix: GraphML, GEXF (their text XML-safe:
     :func:`xml_safe`), or node-link JSON (:func:`tree_document`)."""
@@ -409,8 +421,7 @@ def write_tree(graph: nx.DiGraph, path: str | Path) -> Path:
     path = Path(path)
     suffix = path.suffix.lower()
     if suffix not in FORMATS:
-        raise StichError(f"{shown_name(path)}: the tree is written as {', '.join(FORMATS)}, not "
-                         f"{suffix or 'no suffix'}")
+        raise StichError(format_refused(path))
     with atomic_path(path) as temporary:  # a missing folder said as every output's, and no half-written tree
         if suffix == ".graphml":
             nx.write_graphml(xml_safe(graph), temporary)

@@ -426,3 +426,21 @@ def test_an_objective_given_by_the_start_of_its_name_suggests_the_names_it_begin
         said = run(*command, "-o", "pagat", code=2).stderr
         assert "'pagat' is no game's objective; did you mean 'pagat_beaten' or 'pagat_ultimo'? (" in said
         assert "did you mean 'valat'? (" in run(*command, "-o", "valt", code=2).stderr
+
+
+def test_an_out_named_by_a_suffix_alone_is_said_to_be_a_hidden_file_s_whole_name(tmp_path):
+    """``--out .json`` was refused with "the tree is written as .graphml, .gexf, .json", which it seems to be: its
+    name is a hidden file's, with no suffix, and the refusal says so and what to give; the API's says the same."""
+    from solver.tree import write_tree
+
+    path = EXAMPLES / "schafkopf.tbn"
+    hidden = run("tree", path, "-b", "6", "-d", "1", "--out", tmp_path / ".json", code=2).stderr
+    assert (f"{tmp_path / '.json'}: the tree is written as .graphml, .gexf, .json, by the name's suffix: .json is a "
+            "hidden file's whole name, with none (name the tree, such as tree.json)") in " ".join(
+        hidden.replace("│", " ").split())
+    bare = run("tree", path, "-b", "6", "-d", "1", "--out", tmp_path / "tree", code=2).stderr
+    assert "by the name's suffix, which tree has not" in " ".join(bare.replace("│", " ").split())
+    with pytest.raises(solver.errors.StichError, match=r"\.txt: the tree is written as \.graphml, \.gexf, \.json, "
+                                                       r"not \.txt$"):
+        write_tree(solver.tree.strategy_tree(next(solver.read_positions(path)), 0), tmp_path / "t.txt")
+    assert not list(tmp_path.iterdir())
