@@ -92,9 +92,19 @@ def objectives_among(values: Sequence[str] | str | None, known: Sequence[str]) -
                                      "holds them), not by a search of the play: stich check lists it beside the "
                                      "searched bonuses")
         if value.strip().lower() not in known:
-            raise typer.BadParameter(f"{value!r} is no game's objective{did_you_mean(value, known)} (the "
+            raise typer.BadParameter(f"{value!r} is no game's objective{objective_meant(value, known)} (the "
                                      f"objectives: {', '.join(known)})")
     return values
+
+
+def objective_meant(value: str, known: Sequence[str]) -> str:
+    """``"; did you mean ..."`` for an unknown objective: the names it begins (``pagat``: ``pagat_ultimo``,
+    ``pagat_beaten``, the bonus by its short name) before any spelt alike, which alone named ``valat``."""
+    word = value.strip().lower()
+    begun = [name for name in known if len(word) >= 3 and name.startswith(word)]
+    if not begun:
+        return did_you_mean(value, known)
+    return "; did you mean " + " or ".join(repr(name) for name in begun[:3]) + "?"
 
 
 FILE = typer.Argument(..., metavar="FILE", show_default=False, parser=file_name,

@@ -128,8 +128,8 @@ def tree(
     first record (or the one of --board or --record) is used; --time-limit bounds its searches together (past it
     no tree is written, exit 1). Without --out, the tree's summary (the root's value and cards) is printed, or with
     --json the whole tree as JSON, on stdout."""
-    from solver.tree import (FORMATS, TreeTooLarge, node_memory_text, nodes_memory_holds, strategy_tree,
-                             tree_document, write_tree)  # the tree's work: its --help loads none of it
+    from solver.tree import (FORMATS, TreeTooLarge, format_refused, node_memory_text, nodes_memory_holds,
+                             strategy_tree, tree_document, write_tree)  # the tree's work: its --help loads none of it
 
     flags = parse_variant_options(variant)
     check_selection(board, record_number)
@@ -140,8 +140,7 @@ def tree(
                                  param_hint="'--json'")
     if out is not None:
         if out.suffix.lower() not in FORMATS:  # a usage error, said before what the path is (the input, a folder)
-            raise typer.BadParameter(f"{shown_name(out)}: the tree is written as {', '.join(FORMATS)}",
-                                     param_hint="'--out'")
+            raise typer.BadParameter(format_refused(out), param_hint="'--out'")
         with input_errors():
             # a file stdout is redirected to gets the tree in its name's format too, as deal's --out does its records
             checked_output(out, inputs=[file], redirect_is_stdout=False)
@@ -221,7 +220,7 @@ def tree(
                 held = error.memory_text(suffix, to_print=out is None)
                 too_large = f"{shown_name(name)}:{record.line}: {held}; {nothing}: ask for fewer cards (--depth)"
             else:
-                too_large = (f"{shown_name(name)}:{record.line}: the tree to depth {depth} has {error.size_text()}, "
+                too_large = (f"{shown_name(name)}:{record.line}: {error.tree_text()} has {error.size_text()}, "
                              f"over --max-nodes {error.max_nodes:,} ({per_node}); {nothing}: ask for fewer cards "
                              "(--depth), or a larger --max-nodes (0: as many as the available memory holds)")
             failed_line(record, too_large)

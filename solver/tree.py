@@ -56,16 +56,25 @@ PROGRESS_NODES = 1_000
 class TreeTooLarge(StichError):
     """A tree with more nodes than were allowed: ``nodes`` of them, or at least that many when not ``exact`` (the
     count stops at the first depth over the bound). ``max_nodes`` is the bound: the caller's, or when ``by_memory``
-    the nodes the memory available held (a call without ``max_nodes``)."""
+    the nodes the memory available held (a call without ``max_nodes``). ``depth`` is the cards the tree would go,
+    ``to_end`` when those are every card left (a depth asked past the deal's end goes no further)."""
 
-    def __init__(self, nodes: int, exact: bool, max_nodes: int, depth: int, by_memory: bool = False) -> None:
+    def __init__(self, nodes: int, exact: bool, max_nodes: int, depth: int, by_memory: bool = False,
+                 to_end: bool = False) -> None:
         self.nodes, self.exact, self.max_nodes, self.depth = nodes, exact, max_nodes, depth
-        self.by_memory = by_memory
+        self.by_memory, self.to_end = by_memory, to_end
         if by_memory:
             super().__init__(f"{self.memory_text()}: ask for fewer cards, or give max_nodes to build it anyway")
         else:
-            super().__init__(f"the tree to depth {depth} has {self.size_text()}, more than the {max_nodes:,} allowed "
+            super().__init__(f"{self.tree_text()} has {self.size_text()}, more than the {max_nodes:,} allowed "
                              f"(max_nodes; {node_memory_text()})")
+
+    def tree_text(self) -> str:
+        """``the tree to depth 3``, or ``the tree of the 40 cards left`` where it goes to the deal's end, as the
+        summary of a tree says what it is of: not the depth asked, which may be past the end."""
+        if self.to_end:
+            return f"the tree of the {self.depth} card{'' if self.depth == 1 else 's'} left"
+        return f"the tree to depth {self.depth}"
 
     def size_text(self) -> str:
         return f"{'' if self.exact else 'more than '}{self.nodes:,} nodes"
@@ -74,7 +83,7 @@ class TreeTooLarge(StichError):
         """The tree against the memory's bound (``max_nodes`` the nodes it held, written in the format of
         ``suffix``, or held as that format to be printed when ``to_print``), in the words of the API's refusal and
         of ``stich tree``'s, which add what to do."""
-        return (f"the tree to depth {self.depth} has {self.size_text()}, more than the memory available now holds "
+        return (f"{self.tree_text()} has {self.size_text()}, more than the memory available now holds "
                 f"({self.max_nodes:,} nodes: {self.max_nodes * node_bytes(suffix) / (1 << 30):.1f} GB at "
                 f"{node_memory_text(suffix, to_print=to_print)})")
 
@@ -242,7 +251,8 @@ def strategy_tree(position: Position, depth: int, *, objective: str | None = Non
     check_position(position)
     check_number("the tree depth (cards)", depth, 0, MAX_PERFT_DEPTH)
     # a tree ends with the deal: its depth (the graph's attribute, the summary's words) is the cards it goes, not more
-    depth = min(depth, _cards_left(position.state))
+    cards_left = _cards_left(position.state)
+    depth = min(depth, cards_left)
     engine = solver_for(engine)
     by_memory = max_nodes is None
     max_nodes = nodes_memory_holds() if max_nodes is None else check_number("max_nodes", max_nodes, 1, MAX_TREE_NODES)
@@ -255,7 +265,7 @@ def strategy_tree(position: Position, depth: int, *, objective: str | None = Non
                 limits.enter_context(settlement_engine_for(engine).stopping(deadline.left(), stop))
         total, exact = _count_nodes(position, depth, max_nodes, engine)
         if total > max_nodes:
-            raise TreeTooLarge(total, exact, max_nodes, depth, by_memory)
+            raise TreeTooLarge(total, exact, max_nodes, depth, by_memory, to_end=depth == cards_left)
         counter = _Counter(total, progress, deadline)
         if names_score(objective):
             return _score_tree(position, depth, seat, counter, engine)
@@ -387,6 +397,18 @@ def xml_safe(graph: nx.DiGraph) -> nx.DiGraph:
     return copy
 
 
+def format_refused(path: Path) -> str:
+    """Why a tree is not written to ``path``, whose suffix names none of :data:`FORMATS`: a name that is a suffix
+    alone (``.json``, a hidden file's name, which has none) is said so, with a name that has it."""
+    said = f"{shown_name(path)}: the tree is written as {', '.join(FORMATS)}"
+    if path.suffix:
+        return f"{said}, not {path.suffix}"
+    if path.name.lower() in FORMATS:
+        return (f"{said}, by the name's suffix: {path.name} is a hidden file's whole name, with none (name the tree, "
+                f"such as tree{path.name})")
+    return f"{said}, by the name's suffix, which {path.name} has not"
+
+
 def write_tree(graph: nx.DiGraph, path: str | Path) -> Path:
     """Write the tree with networkx's own writers, chosen by the suffix: GraphML, GEXF (their text XML-safe:
     :func:`xml_safe`), or node-link JSON (:func:`tree_document`)."""
@@ -399,8 +421,7 @@ def write_tree(graph: nx.DiGraph, path: str | Path) -> Path:
     path = Path(path)
     suffix = path.suffix.lower()
     if suffix not in FORMATS:
-        raise StichError(f"{shown_name(path)}: the tree is written as {', '.join(FORMATS)}, not "
-                         f"{suffix or 'no suffix'}")
+        raise StichError(format_refused(path))
     with atomic_path(path) as temporary:  # a missing folder said as every output's, and no half-written tree
         if suffix == ".graphml":
             nx.write_graphml(xml_safe(graph), temporary)

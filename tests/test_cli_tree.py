@@ -330,6 +330,23 @@ def test_a_tree_past_the_deal_s_end_says_the_cards_left_in_its_text_json_and_gra
     assert finished["graph"]["depth"] == 0  # one node, the deal over: no card deep
 
 
+def test_a_refused_tree_past_the_deal_s_end_names_the_cards_left_not_the_depth_asked():
+    """``--depth 64 --max-nodes 10`` with 16 cards left said "the tree to depth 64 has more than 22 nodes", a tree
+    no deal has: the refusal names the tree as its summary would (of the 16 cards left), as the API's does; a
+    depth short of the end keeps its words."""
+    from solver.tree import TreeTooLarge, strategy_tree
+
+    path = EXAMPLES / "schafkopf.tbn"  # board 1: 16 cards left after its Play section
+    refused = run("tree", path, "-b", "1", "-d", 64, "--max-nodes", 10, code=1).stderr
+    assert refused.startswith(f"stich: {path}:10: the tree of the 16 cards left has more than 22 nodes, over "
+                              "--max-nodes 10 (")
+    short = run("tree", path, "-b", "1", "-d", 3, "--max-nodes", 10, code=1).stderr
+    assert short.startswith(f"stich: {path}:10: the tree to depth 3 has 22 nodes, over --max-nodes 10 (")
+    position = next(solver.read_positions(path))
+    with pytest.raises(TreeTooLarge, match="^the tree of the 16 cards left has more than 22 nodes, more than the 10 "):
+        strategy_tree(position, 64, max_nodes=10)
+
+
 def test_tree_json_gives_a_record_it_cannot_answer_the_line_solve_gives_it(tmp_path, monkeypatch):
     """``tree --json`` gives a record it cannot answer the line solve gives it, but for its ``command``: ``failed``
     (``unanswered`` for --time-limit), which a script reads in its place, as every other command's --json; with --board,
@@ -399,3 +416,31 @@ def test_an_objective_of_another_game_is_the_flag_s_error_not_the_contract_s():
         f"tricks; solve and tree also take 'score') (the record at {path}:10, board 1, not answered)\n")
     failed = json.loads(run("tree", path, "-b", "1", "-d", "1", "-o", "tout", "--json", code=1).stdout)
     assert f"stich: {failed['error']}\n" == said.stderr and failed["stopped"] == "error"
+
+
+def test_an_objective_given_by_the_start_of_its_name_suggests_the_names_it_begins():
+    """``-o pagat`` suggested only 'valat' (spelt alike), not the Pagat bonuses the researcher meant; the names it
+    begins come first, and a misspelling still gets the names spelt alike."""
+    valat = EXAMPLES / "valat.tbn"
+    for command in (("tree", valat, "-d", "1"), ("solve", valat)):
+        said = run(*command, "-o", "pagat", code=2).stderr
+        assert "'pagat' is no game's objective; did you mean 'pagat_beaten' or 'pagat_ultimo'? (" in said
+        assert "did you mean 'valat'? (" in run(*command, "-o", "valt", code=2).stderr
+
+
+def test_an_out_named_by_a_suffix_alone_is_said_to_be_a_hidden_file_s_whole_name(tmp_path):
+    """``--out .json`` was refused with "the tree is written as .graphml, .gexf, .json", which it seems to be: its
+    name is a hidden file's, with no suffix, and the refusal says so and what to give; the API's says the same."""
+    from solver.tree import write_tree
+
+    path = EXAMPLES / "schafkopf.tbn"
+    hidden = run("tree", path, "-b", "6", "-d", "1", "--out", tmp_path / ".json", code=2).stderr
+    assert (f"{tmp_path / '.json'}: the tree is written as .graphml, .gexf, .json, by the name's suffix: .json is a "
+            "hidden file's whole name, with none (name the tree, such as tree.json)") in " ".join(
+        hidden.replace("│", " ").split())
+    bare = run("tree", path, "-b", "6", "-d", "1", "--out", tmp_path / "tree", code=2).stderr
+    assert "by the name's suffix, which tree has not" in " ".join(bare.replace("│", " ").split())
+    with pytest.raises(solver.errors.StichError, match=r"\.txt: the tree is written as \.graphml, \.gexf, \.json, "
+                                                       r"not \.txt$"):
+        write_tree(solver.tree.strategy_tree(next(solver.read_positions(path)), 0), tmp_path / "t.txt")
+    assert not list(tmp_path.iterdir())
