@@ -12,6 +12,7 @@ import struct
 import zlib
 from html import escape
 from pathlib import Path
+from typing import Any
 from xml.etree import ElementTree
 
 import networkx as nx
@@ -356,16 +357,9 @@ def test_the_labels_of_mistakes_close_together_do_not_overlap():
     """Schafkopf board 7 has mistakes on neighbouring cards (SU HO at 17 and 18, H9 E7 SO at 20 to 22): each label
     covers no other label, no fixed text (the Schneider-against threshold's name), no other mistake's marker, and stays
     inside the axes."""
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-    from solver.plot import plot_figure
-
     position = next(p for p in solver.read_positions(EXAMPLES / "schafkopf.tbn") if p.record.get("Board") == "7")
     analysis = analyse_play(position)
-    figure = plot_figure(analysis)
-    canvas = FigureCanvasAgg(figure)
-    canvas.draw()
-    renderer = canvas.get_renderer()
-    (axes,) = figure.axes
+    figure, axes, renderer = _drawn(analysis)
     labels = {text.get_gid(): text.get_window_extent(renderer) for text in axes.texts
               if (text.get_gid() or "").startswith("label-")}
     assert sorted(labels) == sorted(f"label-{card.number}" for card in analysis.mistakes)  # 13 of them
@@ -384,16 +378,21 @@ def test_the_labels_of_mistakes_close_together_do_not_overlap():
                 assert not box.contains(x, y), (gid, card.card)
 
 
-def _drawn_texts(analysis: PlayAnalysis) -> dict[str, object]:
-    """The plot's texts by gid, measured on the figure as drawn."""
+def _drawn(analysis: PlayAnalysis) -> tuple[Any, Any, Any]:
+    """The plot drawn as a file would be: its figure, its axes and the renderer its texts are measured with."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from solver.plot import plot_figure
 
     figure = plot_figure(analysis)
     canvas = FigureCanvasAgg(figure)
     canvas.draw()
-    renderer = canvas.get_renderer()
     (axes,) = figure.axes
+    return figure, axes, canvas.get_renderer()
+
+
+def _drawn_texts(analysis: PlayAnalysis) -> dict[str, object]:
+    """The plot's texts by gid, measured on the figure as drawn."""
+    _, axes, renderer = _drawn(analysis)
     return {text.get_gid(): text.get_window_extent(renderer) for text in axes.texts if text.get_gid()}
 
 
@@ -429,17 +428,10 @@ def test_no_two_texts_of_the_plot_overlap_near_its_last_card():
     """Zwanzigerrufen board 7 by card points ends at 59 with a blunder, Absolut kept, and Absolut's line at 56 just
     under the last card's marker and the ``kept: absolut``: every text of the plot (the thresholds' names, the
     game's line, the bonuses kept, the cards' labels) covers no other, and no name a labelled card's marker."""
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-    from solver.plot import plot_figure
-
     position = next(p for p in solver.read_positions(EXAMPLES / "zwanzigerrufen.tbn") if p.record.get("Board") == "7")
     analysis = analyse_play(position, objective="points")
     assert analysis.curve[-1] == 59 and ("absolut", 56) in analysis.thresholds and analysis.bonuses_kept
-    figure = plot_figure(analysis)
-    canvas = FigureCanvasAgg(figure)
-    canvas.draw()
-    renderer = canvas.get_renderer()
-    (axes,) = figure.axes
+    figure, axes, renderer = _drawn(analysis)
     texts = {text.get_gid(): text.get_window_extent(renderer) for text in axes.texts
              if not (text.get_gid() or "").startswith("leader-")}
     assert {"threshold-name-absolut", "bonuses-kept", f"label-{len(analysis.curve) - 1}"} <= set(texts)
