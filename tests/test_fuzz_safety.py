@@ -309,17 +309,18 @@ def test_tree_output_is_atomic(tmp_path, monkeypatch):
 
 
 def test_postmortem_plot_is_atomic(tmp_path, monkeypatch):
-    """``stich postmortem --plot``: the same for the SVG/PNG picture."""
+    """``stich postmortem --plot``: the same for the SVG/PNG picture, which the library's ``write_plot`` writes to a
+    temporary file of its own: matplotlib failing half way leaves nothing, and the message names the plot."""
 
     source = tmp_path / "in.tbn"
     source.write_text(EXAMPLE_TEXTS["schafkopf.tbn"], encoding="utf-8")
     plot = tmp_path / "plot.svg"
 
-    def broken_plot(analysis, path):
+    def broken_savefig(figure, path, **options):
         Path(path).write_text("<svg", encoding="utf-8")
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr("solver.plot.write_plot", broken_plot)
+    monkeypatch.setattr("matplotlib.figure.Figure.savefig", broken_savefig)
     result = CliRunner().invoke(app, ["postmortem", str(source), "--board", "6", "--plot", str(plot)])
     assert result.exit_code == 1 and result.stderr.strip() == f"stich: {plot}: No space left on device", \
         result.stderr
