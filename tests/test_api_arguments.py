@@ -634,6 +634,8 @@ def test_solo_tout_may_be_two_words():
     (solver.Schafkopf, "Wens", "did you mean 'Wenz'?"), (solver.Schafkopf, "Rufr E", "did you mean 'Rufer E'?"),
     (solver.Schafkopf, "Sollo G", "did you mean 'Solo G' or 'SoloTout G'?"),  # the suit given kept: a whole contract
     (solver.Schafkopf, "Wens G", "did you mean 'Wenz'?"),  # a Wenz names no suit
+    (solver.Schafkopf, "Rufr H", "did you mean 'Rufer E|G|S'?"),  # hearts cannot be called: the form, not 'Rufer H'
+    (solver.Schafkopf, "Sollo", "did you mean 'Solo E|G|H|S' or 'SoloTout E|G|H|S'?"),  # no suit given: the forms
     (solver.Kratzen, "Trumpp H", "did you mean 'Trump'?"),
     (solver.Schafkopf, "Solo H X", None), (solver.Kratzen, "Trump", None),  # spelt right: no suggestion
     (solver.Kratzen, "Trumpf", None),  # another spelling the game reads

@@ -11,7 +11,7 @@ from typing import Hashable
 
 from ..cards import Pack
 from ..deal import Deal
-from ..errors import InvalidContractError, did_you_mean, quoted
+from ..errors import InvalidContractError, close_matches, quoted
 from ..state import PlayState
 from ..variant import Flag, Variant
 from .tables import CalledCard, Level, RuleTables
@@ -297,12 +297,19 @@ class Schafkopf(Game):
 
     @classmethod
     def _unknown_contract(cls, text: str, kind: str, suit: str = "") -> InvalidContractError:
-        """A misspelt contract's message; a suit given after it is kept in the names suggested that take one
-        ("Sollo G": 'Solo G' or 'SoloTout G'), so that the suggestion reads as a whole contract."""
-        names = ("Rufer", "Wenz", "Solo", "WenzTout", "SoloTout", "Sie")
-        with_suit = {name: f"{name} {suit}" if suit and name in ("Rufer", "Solo", "SoloTout") else name
-                     for name in names}
-        close = did_you_mean(kind, with_suit)
+        """A misspelt contract's message, suggesting only what reads: a suit given after it is kept in the names that
+        take one ("Sollo G": 'Solo G' or 'SoloTout G'); where that suit is refused ("Rufr H") or none is given
+        ("Sollo"), the name's form from the contract help is shown ('Solo E|G|H|S')."""
+        forms = {form.split()[0]: form for form in cls.contract_help.split(", ")}
+        suggested = []
+        for name in close_matches(kind, list(forms)):
+            whole = f"{name} {suit}" if suit and " " in forms[name] else name
+            try:
+                cls.read_contract(whole)
+            except InvalidContractError:
+                whole = forms[name]
+            suggested.append(whole)
+        close = "; did you mean " + " or ".join(map(quoted, suggested)) + "?" if suggested else ""
         return InvalidContractError(f"unknown Schafkopf contract {quoted(text)}{close} (expected {cls.contract_help})")
 
     @classmethod
