@@ -17,7 +17,7 @@ from typing import Any, Iterable, Sequence
 import typer
 
 from solver.announcements import parse_announcements
-from solver.errors import FlagGivenTwiceError, StichError, did_you_mean
+from solver.errors import FlagGivenTwiceError, StichError, objective_meant
 from solver.games import GAMES, check_flags_of_some_game, game_list, games_with, get_game
 from solver.generate import (DEFAULT_SEED as LIBRARY_DEFAULT_SEED, MAX_SEED, SEED_RANGE, contract_refusal,
                              everyday_refusal)
@@ -95,16 +95,6 @@ def objectives_among(values: Sequence[str] | str | None, known: Sequence[str]) -
             raise typer.BadParameter(f"{value!r} is no game's objective{objective_meant(value, known)} (the "
                                      f"objectives: {', '.join(known)})")
     return values
-
-
-def objective_meant(value: str, known: Sequence[str]) -> str:
-    """``"; did you mean ..."`` for an unknown objective: the names it begins (``pagat``: ``pagat_ultimo``,
-    ``pagat_beaten``, the bonus by its short name) before any spelt alike, which alone named ``valat``."""
-    word = value.strip().lower()
-    begun = [name for name in known if len(word) >= 3 and name.startswith(word)]
-    if not begun:
-        return did_you_mean(value, known)
-    return "; did you mean " + " or ".join(repr(name) for name in begun[:3]) + "?"
 
 
 FILE = typer.Argument(..., metavar="FILE", show_default=False, parser=file_name,

@@ -43,8 +43,8 @@ from typing import IO, Any, Callable, Iterable, Iterator, Mapping, NamedTuple, S
 from .analysis import SCHEMA, solve_report
 from .checkpoint import (KEPT_ERRORS, NOT_WRITABLE_ERRORS, checkpoint_note, no_work_note, room_refusal, torn_tail,
                          trim_partial_line, unstarted_file, write_error_fix)
-from .errors import (InvalidDealError, ParseError, StichError, check_callback, did_you_mean, is_token_list,
-                     is_whole_number, shown_name)
+from .errors import (InvalidDealError, ParseError, StichError, check_callback, is_token_list, is_whole_number,
+                     objective_meant, shown_name)
 from .files import (atomic_file, is_stream_output, json_line_fault, json_text, locked_while_written, names_stdout,
                     read_once_kind, remove_stale_temporaries)
 from .formats.tbn import Comment, Record, format_record, iter_records
@@ -876,7 +876,7 @@ def check_question_of_batch(objectives: Sequence[str] | None, cards: object,
         known = {name for game in GAMES for name in game.objectives} | {"all", "score"}
         for given in objectives:
             if (name := given.strip().lower()) not in known:
-                raise StichError(f"objective {given!r} is no game's{did_you_mean(name, known)} (the objectives: "
+                raise StichError(f"objective {given!r} is no game's{objective_meant(name, sorted(known))} (the objectives: "
                                  f"{', '.join(sorted(known))})")
     if variant is not None:
         if not isinstance(variant, Mapping):

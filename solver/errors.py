@@ -292,6 +292,16 @@ def did_you_mean(word: object, choices: Iterable[str] | Mapping[str, str], cutof
     return "; did you mean " + " or ".join(repr(name) for name in names) + "?" if names else ""
 
 
+def objective_meant(value: str, known: Iterable[str]) -> str:
+    """``"; did you mean ..."`` for an unknown objective: the names it begins (``pagat``: ``pagat_ultimo``,
+    ``pagat_beaten``, the bonus by its short name) before any spelt alike, which alone named ``valat``."""
+    word = value.strip().lower()
+    begun = [name for name in known if len(word) >= 3 and name.startswith(word)]
+    if not begun:
+        return did_you_mean(value, known)
+    return "; did you mean " + " or ".join(repr(name) for name in begun[:3]) + "?"
+
+
 def close_matches(word: object, choices: Iterable[str] | Mapping[str, str], cutoff: float = 0.6) -> list[str]:
     """The choices :func:`did_you_mean` names for ``word``, at most three, closest first; none for a word spelt
     right (case aside)."""

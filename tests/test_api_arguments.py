@@ -567,6 +567,16 @@ def test_objective_names_read_like_the_other_names(valat):
     assert solver.solve_report(valat, ["Valat"])["results"][0]["objective"] == "valat"
 
 
+def test_an_objective_begun_is_suggested_by_the_library_as_on_the_command_line(valat, tmp_path):
+    """'pagat' names the two Pagat objectives it begins, not 'valat', spelt alike, in solve as in solve_batch."""
+    with pytest.raises(InvalidContractError) as refused:
+        solver.solve(valat, "pagat")
+    assert "unknown objective 'pagat'; did you mean 'pagat_ultimo' or 'pagat_beaten'? (" in str(refused.value)
+    with pytest.raises(StichError) as refused_batch:
+        solver.solve_batch(VALAT, tmp_path / "out.jsonl", workers=1, objectives=["pagat"])
+    assert "is no game's; did you mean 'pagat_beaten' or 'pagat_ultimo'? (" in str(refused_batch.value)
+
+
 @pytest.mark.parametrize("arguments, message", [
     (dict(cards="yes"), "cards must be True or False"),
     (dict(objectives=["valt"]), "objective 'valt' is no game's"),

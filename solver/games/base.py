@@ -22,7 +22,8 @@ from ..announcements import Announcement
 from ..cards import Card, Pack, build_pack
 from ..deal import Deal
 from ..errors import (ForeignObjective, InvalidContractError, InvalidDealError, InvalidSeatContractError, StichError,
-                      VariantError, close_matches, did_you_mean, integral, is_whole_number, quoted)
+                      VariantError, close_matches, did_you_mean, integral, is_whole_number, objective_meant,
+                      quoted)
 from ..formats.tbn import Record
 from ..state import PlayState, Trick
 from ..variant import Flag, Variant
@@ -1095,5 +1096,5 @@ def unknown_objective(rules: Rules, name: str) -> InvalidContractError:
         return ForeignObjective(f"{foreign} (for {named} choose from: {known})", game=rules.game.name,
                                 bare=f"{foreign} (for {rules.game.name} choose from: {game_wide}; solve and tree "
                                      "also take 'score')")
-    return InvalidContractError(f"unknown objective {name!r}{did_you_mean(name, names)} (for "
+    return InvalidContractError(f"unknown objective {name!r}{objective_meant(name, names)} (for "
                                 f"{named} choose from: {known})")
