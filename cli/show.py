@@ -13,6 +13,7 @@ from solver.analysis import contract_header, record_header, show_report
 from solver.diagram import diagram
 from solver.formats.tbn import Record, write_late_comments
 from solver.position import Position
+from solver.scoring import read_pot
 
 from .errors import file_name
 from .options import ALL_MESSAGES, BOARD, JSON, POT, RECORD, VARIANT, parse_variant_options
@@ -76,7 +77,7 @@ def show(
         # alone, not of a whole show_report (hands, tricks, taken) per record
         headers = {**record_header(position), **contract_header(position)}
         title = record_title(with_what_if(headers, position, play)).plain
-        if position.game.has_pot and not (position.record is None or (position.record.get("Pot") or "").strip()):
+        if position.game.has_pot and read_pot(position.record, None) == 0:  # pot_zero_line: given on purpose or not
             notes.add(position, pot_zero_line(position, "deal"), "")
         return {"text": wrapped_at_words(f"{title}\n{diagram(position, signs=signs, heading=False, width=width)}",
                                          console)}

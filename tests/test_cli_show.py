@@ -499,7 +499,8 @@ def test_a_play_card_given_on_the_command_line_is_said_at_play_and_one_in_the_fi
 def test_a_kratzen_record_without_a_pot_is_said_to_have_0_chips_as_score_and_the_board_say():
     """A Kratzen record without a [Pot] tag is scored with a pot of 0 (docs/scoring.md): show's diagram says the 0
     chips in the words of a pot of 0 that the board's table and score use too, and the way to give one is said once
-    on stderr for all such records, as solve and score say it; a tag or --pot of 0 says nothing there."""
+    on stderr for all such records, as solve and score say it; a tag or --pot of 0 is said there without asking for
+    one (docs/cli.md), as score says it."""
     shown = run("show", EXAMPLES / "kratzen.tbn", "-b", "1")
     assert shown.stdout.splitlines()[2:4] == ["pot: 0 chips, tricks and targets only",
                                               "targets: attacker seat 1 2 tricks, every other seat 1 trick"]
@@ -508,7 +509,10 @@ def test_a_kratzen_record_without_a_pot_is_said_to_have_0_chips_as_score_and_the
     every = run("show", EXAMPLES / "kratzen.tbn")
     assert every.stdout.count("pot: 0 chips") == 5 and every.stderr.count("pot 0") == 1
     given = run("show", EXAMPLES / "kratzen.tbn", "-b", "1", "--pot", "0")
-    assert given.stdout.splitlines()[2] == "pot: 0 chips, tricks and targets only" and given.stderr == ""
+    assert given.stdout.splitlines()[2] == "pot: 0 chips, tricks and targets only"
+    assert given.stderr == ("stich: pot 0: every deal settles at 0 chips "
+                            f"(the Kratzen record at {EXAMPLES / 'kratzen.tbn'}:10)\n")
+    assert run("show", EXAMPLES / "kratzen.tbn", "-b", "1", "--pot", "3").stderr == ""  # a pot: nothing to say
     assert "pot" not in run("show", EXAMPLES / "schafkopf.tbn", "-b", "1").stdout  # a game without a pot: no line
     played = ["--play", "EO S7 EK GA G8 SU E9 HA SK HO SZ HU"]
     scored = json.loads(run("score", EXAMPLES / "kratzen.tbn", "-b", "1", *played, "--json").stdout)
