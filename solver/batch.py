@@ -876,8 +876,8 @@ def check_question_of_batch(objectives: Sequence[str] | None, cards: object,
         known = {name for game in GAMES for name in game.objectives} | {"all", "score"}
         for given in objectives:
             if (name := given.strip().lower()) not in known:
-                raise StichError(f"objective {given!r} is no game's{objective_meant(name, sorted(known))} (the objectives: "
-                                 f"{', '.join(sorted(known))})")
+                raise StichError(f"objective {given!r} is no game's{objective_meant(name, sorted(known))} (the "
+                                 f"objectives: {', '.join(sorted(known))})")
     if variant is not None:
         if not isinstance(variant, Mapping):
             raise StichError(f"variant must be flags (a mapping or 'NAME=VALUE, ...' text), not {variant!r}")
