@@ -778,9 +778,7 @@ def render_solve(document: Document, console: Console) -> None:
     for skipped in document.get("not_applicable", ()):
         console.print(Text(f"{game.sided_objective_title(skipped['objective'])}: does not arise "
                            f"({skipped['reason']})"))
-    for note in document.get("notes", ()):
-        if not is_pot_zero_note(note):
-            console.print(Text(f"note: {note}"))
+    print_notes(document.get("notes", ()), console)
     asked = [key for key in ("cards", "line") if any(key in result for result in document["results"])]
     if asked and document["position"]["tricks_left"] == 0:
         console.print(Text(f"the deal is over: no {' and no '.join(asked)} to show"))
