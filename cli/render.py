@@ -735,15 +735,10 @@ def print_notes(notes: Iterable[str], console: Console, style: str = "") -> None
             console.print(Text(for_stdout(f"note: {note}"), style=style))
 
 
-def objective_title(name: str, game: type[Game]) -> str:
-    """An objective as players name it (``Game.row_title``: ``Valat against``; the JSON keeps ``valat_against``),
-    capitalised as the bonuses' titles are: ``Score``, ``Points``, ``Tricks``."""
-    return game.row_title(name)
-
-
 def _result_label(result: Document, game: type[Game]) -> str:
-    """An objective as players name it (:func:`objective_title`), with its seat where it is one seat's."""
-    name = objective_title(result["objective"], game)
+    """An objective as players name it (``Game.row_title``: ``Valat against``; the JSON keeps ``valat_against``),
+    with its seat where it is one seat's."""
+    name = game.row_title(result["objective"])
     return f"{name} (seat {result['seat']})" if result["seat"] is not None else name
 
 
@@ -796,7 +791,7 @@ def _cards_table(result: Document, painter: CardPainter, game: type[Game]) -> Ta
     """The legal cards of the player to move with the value each leaves for the objective's side."""
     side = seats_text(result["side"])
     mover = result["to_move"]
-    question = objective_title(result["objective"], game) + (
+    question = game.row_title(result["objective"]) + (
         f" for seat {result['seat']}" if result["seat"] is not None else "")
     table = Table(title=f"Cards of seat {mover}: {question}", title_justify="left", title_style="bold")
     table.add_column("cards")
