@@ -1950,7 +1950,7 @@ def test_ctrl_c_stops_a_search_that_is_running_at_once():
                 assert next(line for line in streamed if line["kind"] == "progress")  # the odds are being searched
                 process.send_signal(signal.SIGINT)
                 rest = list(streamed)
-        assert rest[-1] == {"kind": "stopped", "reason": "the board is stopping"}
+        assert rest[-1] == {"kind": "stopped", "reason": "the board is stopping", "stopping": True}
         assert all(line["kind"] == "progress" for line in rest[:-1])  # never the odds of all 2,000 deals
     finally:
         _ends_cleanly_on_sigterm(process)
@@ -1965,6 +1965,23 @@ def test_a_question_asked_while_the_board_stops_is_refused():
     for route in ("/api/values", "/api/curve", "/api/odds"):
         refused(c.post(route, json={"board": board, "moves": moves, "objective": "score", "client": "page"}), 503,
                 "the board is stopping")
+
+
+def test_both_answers_of_a_stopping_board_say_stopping_and_no_other_does():
+    """The page reads ``stopping`` (not the reason's words) to offer no second question: the stopped line of a
+    stream the stop ended and the 503 of a question asked meanwhile both carry it; a time limit's stop and another
+    refusal (an unknown board), which a second question may outlive, do not."""
+    c = client(ZR)
+    board, moves = opened(c)
+    searches = c.app.app.state.searches
+    assert "stopping" not in board_app.stopped_document(False, board_app.Searches(board_app.EngineSolver(), 0.5))
+    assert "stopping" not in c.post("/api/values", json={"board": "no such board", "moves": [], "client": "page"}).json()
+    board_app.stop_questions(c.app)
+    assert board_app.stopped_document(False, searches) == {"kind": "stopped", "reason": "the board is stopping",
+                                                           "stopping": True}
+    answer = c.post("/api/values", json={"board": board, "moves": moves, "objective": "score", "client": "page"})
+    assert answer.status_code == 503
+    assert answer.json() == {"error": "the board is stopping: start stich board again to ask", "stopping": True}
 
 
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])

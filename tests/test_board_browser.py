@@ -2005,28 +2005,45 @@ def test_best_after_a_refused_position_without_values_is_dimmed(driver, server):
 def test_ask_again_is_offered_only_where_it_asks(driver, server):
     """A board that is stopping answers a second question only with a 503, so the summary of stopped values offers
     "★ ask again searches once more", and ★ says "ask again", only where it can be answered, and ★ and space there
-    ask nothing. Each case is set, drawn and read in one script, so that no answer of the live page redraws between."""
+    ask nothing. The server marks a stopping board's answers ``stopping`` (the words are not read: a stop without the
+    mark is asked again), and ask() keeps the mark of a refusal. Each case is set, drawn and read in one script, so
+    that no answer of the live page redraws between."""
     driver.get(server)
     wait_for(lambda: settled(driver), "values")
     open_at(driver, "schafkopf.tbn board 1", 0)
     said = driver.execute_script("""const said = [], asked = [];
       const read = () => [$('summary').textContent, $('best').textContent, $('best').getAttribute('aria-disabled')];
-      for (const reason of ['the board is stopping', 'the time limit (60 s) ran out']) {
-        S.values = { kind: 'stopped', reason }; renderValues();
+      const stopping = { kind: 'stopped', reason: 'the board is stopping', stopping: true };
+      for (const values of [stopping, { kind: 'stopped', reason: 'the time limit (60 s) ran out' },
+                            { kind: 'stopped', reason: 'the board is stopping' }]) {
+        S.values = values; renderValues();
         said.push(read());
       }
       window.fetch = (url) => { asked.push(url); return new Promise(() => {}); };
-      S.values = { kind: 'stopped', reason: 'the board is stopping' }; renderValues();
+      S.values = stopping; renderValues();
       $('best').click(); bestKey();
       said.push([...read(), asked.length]);
-      S.values = null; showStepError('the board is stopping: start stich board again to ask'); renderButtons();
+      S.values = null; showStepError('the board is stopping: start stich board again to ask', true); renderButtons();
       $('best').click(); bestKey();
       said.push([$('best').textContent, $('best').getAttribute('aria-disabled'), asked.length]);
+      showStepError('the board is busy: ask again when they are answered'); renderButtons();
+      said.push([$('best').textContent, $('best').getAttribute('aria-disabled')]);
       return said;""")
     assert said == [["the board is stopping", "★ best", "true"],
                     ["the time limit (60 s) ran out · ★ ask again searches once more", "★ ask again", "false"],
+                    ["the board is stopping · ★ ask again searches once more", "★ ask again", "false"],
                     ["the board is stopping", "★ best", "true", 0],
-                    ["★ best", "true", 0]]
+                    ["★ best", "true", 0],
+                    ["★ ask again", "false"]]
+    refusals = driver.execute_async_script("""const done = arguments[0], marks = [];
+      const refusal = (answer) => () => Promise.resolve(new Response(JSON.stringify(answer), { status: 503 }));
+      window.fetch = refusal({ error: 'the board is stopping: start stich board again to ask', stopping: true });
+      ask('odds', '/api/odds', {}).catch((error) => {
+        marks.push(error.stopping);
+        window.fetch = refusal({ error: 'the board is busy' });
+        return ask('odds', '/api/odds', {});
+      }).catch((error) => { marks.push(error.stopping); done(marks); });""")
+    assert refusals == [True, False]
     driver.get(server)
 
 

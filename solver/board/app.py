@@ -137,10 +137,10 @@ def json_line(document: dict[str, Any]) -> str:
 
 
 def stopped_document(replaced: bool, searches: Searches) -> dict[str, Any]:
-    """The last line of a streamed answer that was stopped: by the server's stopping, a newer question of the page,
-    or the time limit."""
+    """The last line of a streamed answer that was stopped: by the server's stopping (``stopping``: true, which the
+    page reads, not the reason's words, to ask nothing again), a newer question of the page, or the time limit."""
     if searches.stopping:
-        return {"kind": "stopped", "reason": "the board is stopping"}
+        return {"kind": "stopped", "reason": "the board is stopping", "stopping": True}
     if replaced:
         return {"kind": "stopped", "reason": "replaced by a newer question"}
     if searches.time_limit is None:  # only past the engine clock's longest wait
@@ -202,7 +202,7 @@ class Searches:
         event = threading.Event()
         with self.lock:
             if self.stopping:
-                raise BoardError("the board is stopping: start stich board again to ask", status=503)
+                raise BoardError("the board is stopping: start stich board again to ask", status=503, stopping=True)
             if len(self.live) >= self.max_questions:
                 raise BoardError(f"the board is busy: {len(self.live)} questions are being answered or waiting (other "
                                  "pages or a script asking many); ask again when they are answered", status=503)
@@ -333,11 +333,17 @@ def _filled(field: object) -> bool:
     return isinstance(field, str) and bool(field.strip())
 
 
-def _error(message: str, status: int = 400, field: str | None = None) -> JSONResponse:
-    """A refusal as JSON: its message, and the form field at fault where one is (the Deal dialog marks it)."""
+def _error(message: str, status: int = 400, field: str | None = None, stopping: bool = False) -> JSONResponse:
+    """A refusal as JSON: its message, the form field at fault where one is (the Deal dialog marks it), and
+    ``stopping``: true where the server is stopping (the page asks nothing again)."""
     if len(message) > MAX_ERROR_LENGTH:
         message = f"{message[:MAX_ERROR_LENGTH]}... ({len(message):,} characters)"
-    return JSONResponse({"error": message, **({"field": field} if field else {})}, status_code=status)
+    document: dict[str, Any] = {"error": message}
+    if field:
+        document["field"] = field
+    if stopping:
+        document["stopping"] = True
+    return JSONResponse(document, status_code=status)
 
 
 class _LongNumber(Exception):
@@ -719,7 +725,7 @@ def create_app(files: Sequence[Path] = (), *, board: str | None = None, host: st
 
     async def bad_input(request: Request, error: Exception) -> Response:
         status = getattr(error, "status", 400)
-        return _error(str(error), status, getattr(error, "field", None))
+        return _error(str(error), status, getattr(error, "field", None), getattr(error, "stopping", False))
 
     async def http_error(request: Request, error: Exception) -> Response:
         assert isinstance(error, HTTPException)

@@ -81,10 +81,11 @@ def sent(value: object) -> str:
 class BoardError(StichError):
     """A request the board cannot answer: an unknown board, a bad move list, a bad objective (HTTP 4xx)."""
 
-    def __init__(self, message: str, status: int = 400, field: str | None = None) -> None:
+    def __init__(self, message: str, status: int = 400, field: str | None = None, stopping: bool = False) -> None:
         super().__init__(message)
         self.status = status
         self.field = field  # the Deal form's field at fault (game, contract, seed, seats, declarer, pot), if one is
+        self.stopping = stopping  # refused because the server is stopping: the page asks no question again
 
 
 def roman(number: int) -> str:

@@ -12,7 +12,7 @@ const S = {
   server: null,  // the token of this start of the server (/api/start): a reload keeps uploads of the same start only
   bestAhead: 0,  // the presses of space kept while the values were searched, each a best card once they are in
   stepError: false,  // the error shown is a step's (showStepError): the next position shown takes it away
-  stepMessage: "",  // what that error said
+  stepStopping: false,  // that error is the server's refusal as it stops (its "stopping"): nothing is asked again
   shownAt: null,  // the cursor of the table shown (S.view): behind S.cursor while the next position is on its way
 };
 const $ = (id) => document.getElementById(id);
@@ -38,10 +38,10 @@ function showError(message) {
 
 // A step's error (a position, its values) is about that position: the next one shown takes it away, where one stayed
 // over a table that had moved on. What the start or an upload said stays until another board is opened.
-function showStepError(message) {
+function showStepError(message, stopping = false) {
   showError(message);
   S.stepError = Boolean(message);
-  S.stepMessage = message || "";
+  S.stepStopping = Boolean(message) && stopping;
   if (message) S.bestAhead = 0;  // the spaces kept were for a line that stopped here
 }
 
@@ -77,14 +77,17 @@ async function ask(kind, url, body, { raw = false } = {}) {
   if (!response.ok) {
     let message = `${response.status} ${response.statusText}`;
     let field = null;  // the form field at fault (the Deal dialog's), where the server names one
+    let stopping = false;  // refused because the server is stopping (app.py's "stopping")
     try {
       const answer = await response.json();
       message = answer.error || answer.reason || message;
       field = answer.field || null;
+      stopping = answer.stopping === true;
     } catch (e) { /* not JSON */ }
     const error = new Error(message);
     error.status = response.status;
     error.field = field;
+    error.stopping = stopping;
     throw error;
   }
   return raw ? response : response.json();
@@ -644,7 +647,7 @@ async function loadValues() {
       renderValues();
     }
   } catch (error) {
-    if (!aborted(error)) showStepError(error.message);
+    if (!aborted(error)) showStepError(error.message, error.stopping);
   } finally {
     if (S.requests.values === mine) { busy("values", false); renderButtons(); }
   }
@@ -1006,7 +1009,7 @@ async function refresh() {
   try {
     S.view = await ask("position", "/api/position", { board: S.board, moves: S.moves.slice(0, S.cursor) });
   } catch (error) {
-    if (!aborted(error)) { showStepError(error.message); if (S.view) renderButtons(); }
+    if (!aborted(error)) { showStepError(error.message, error.stopping); if (S.view) renderButtons(); }
     return;
   }
   S.shownAt = at;
@@ -1108,14 +1111,11 @@ function valuesFailed() {
   return S.stepError && !busy.kinds.has("values");
 }
 
-// A board that is stopping (app.py: its stopped_document, and its refusal of a new question) answers no second
-// question: its values are not asked again, and neither ★ nor the summary offers to.
-const STOPPING = "the board is stopping";
-
+// A board that is stopping (app.py marks its stopped_document and its refusal of a new question "stopping") answers
+// no second question: its values are not asked again, and neither ★ nor the summary offers to.
 function canAskAgain() {
   if (!valuesFailed()) return false;
-  const said = S.values ? S.values.reason || S.values.error || "" : S.stepMessage || "";
-  return !said.startsWith(STOPPING);
+  return !(S.values ? S.values.stopping === true : S.stepStopping);
 }
 
 function askValuesAgain() {
