@@ -1455,14 +1455,23 @@ def forced_by_whom(bonus: Mapping[str, Any], samples: int, *, compact: bool = Fa
     return "either, by the deal", f"{ours} by the hand's side, {theirs} by the other"
 
 
+def play_is_over(document: Mapping[str, Any]) -> bool:
+    """Whether the analysed record is played to the end: no card is unseen, so every sample is the deal as played,
+    and its figures are the deal's result, which the text says without intervals (the JSON keeps them)."""
+    played = document.get("played")  # none in a bonus's own row (BonusChance), which has no hand either
+    return bool(played) and len(played) >= len(document["hand"]) * document["seats"]
+
+
 def summary_lines(document: Mapping[str, Any]) -> list[str]:
     """The report's lines below its cards: the samples and what they were scored with, the mean payment (or why
-    there is none), the win chance and the mean of the measure."""
+    there is none), the win chance and the mean of the measure; for a deal played to the end, the figures alone
+    (:func:`play_is_over`)."""
     game = get_game(document["game"])
     unit = measure_words(document["measure"])
     stopped = f", stopped by the {document['stopped']}: the figures of these" if document.get("stopped") else ""
     lines = [f"{samples_text(document)} (seed {document['seed']})" + stopped + scored_with(document)]
-    if document.get("played") and len(document["played"]) >= len(document["hand"]) * document.get("seats", 99):
+    over = play_is_over(document)
+    if over:
         lines.append("note: the play is over: every sample is the deal as played, so the figures are its result")
     spread = spread_text(document["samples"], document["interval"], document.get("interval_note"), measure_text)
     if document.get("score_mean") is not None:
@@ -1471,7 +1480,7 @@ def summary_lines(document: Mapping[str, Any]) -> list[str]:
         whose = (f"the {game.declarer_title}'s own, from the pot" if game.has_pot
                  else f"seat {document['seat']}'s share of its side's settlement")
         mean = signed_mean(document['score_mean'])
-        lines.append(f"mean payment {mean} {game.score_unit} ({score_spread}), {whose}")
+        lines.append(f"mean payment {mean} {game.score_unit}{'' if over else f' ({score_spread})'}, {whose}")
         if game.has_pot and not document.get("pot"):
             lines.append("note: pot 0: every sample settles at 0 (give the pot with --pot CHIPS, or a record a [Pot] "
                          "tag)")
@@ -1483,8 +1492,9 @@ def summary_lines(document: Mapping[str, Any]) -> list[str]:
     seat = [document["seat"]]
     whose = role_text(game.declarer_title, seat) if document["seat"] == document["declarer"] else side_text(seat)
     title = f"win ({whose} makes its own trick target)" if game.has_pot else "win"
-    lines.append(f"{title}: {share(document['win_probability'], document.get('win_interval'))}, mean {unit} "
-                 f"{measure_text(document['mean'])} ({spread}), each sample played double dummy")
+    win = share(document["win_probability"], None if over else document.get("win_interval"))
+    mean_measure = measure_text(document["mean"]) + ("" if over else f" ({spread})")
+    lines.append(f"{title}: {win}, mean {unit} {mean_measure}, each sample played double dummy")
     return lines
 
 
@@ -1520,11 +1530,15 @@ TABLE_INTERVALS = " (brackets: 95% intervals)"
 
 def bonus_table(document: Mapping[str, Any]) -> ReportTable:
     """The bonuses forced (Kratzen: each seat's trick target, RULES.md 3.3), named as players name them, each share
-    with its interval as a table cell writes it."""
+    with its interval as a table cell writes it; the share alone for a deal played to the end (:func:`play_is_over`:
+    every sample is that deal, so an interval would read as odds)."""
     targets = own_targets(bonus["seat"] for bonus in document["bonuses"])
+    over = play_is_over(document)
+    bonuses = [{**bonus, "interval_for": None, "interval_against": None} if over else bonus
+               for bonus in document["bonuses"]]
     rows: list[tuple[str, ...]] = [bonus_row(bonus, document["game"], document["samples"], compact=True)
-                                   for bonus in document["bonuses"]]
-    return (("targets forced" if targets else "bonuses forced") + TABLE_INTERVALS,
+                                   for bonus in bonuses]
+    return (("targets forced" if targets else "bonuses forced") + ("" if over else TABLE_INTERVALS),
             ("target" if targets else "item", "whose", "forced"), rows)
 
 

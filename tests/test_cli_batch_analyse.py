@@ -819,15 +819,26 @@ def test_advice_refuses_the_options_only_the_analysis_of_one_contract_uses(tmp_p
 def test_analyse_of_a_deal_played_to_the_end_says_its_samples_are_the_deal():
     """Board 7 of the Schafkopf examples is played to the end: no card is unseen, so every sample is the deal as
     played and the figures are its result (16 points, the Rufer lost Schneider, -2 a declarer), which the report
-    says, lest its intervals read as odds; a deal still in play gets no such note."""
+    says, each figure alone: an interval would read as odds; the JSON keeps them. A deal still in play gets no such
+    note, and its intervals."""
     over = runner.invoke(app, ["analyse", str(EXAMPLES / "schafkopf.tbn"), "-b", "7", "--seat", "1", "-n", "3",
                                "-j", "1"])
     assert over.exit_code == 0, over.stderr
     lines = over.stdout.splitlines()
     note = lines.index("note: the play is over: every sample is the deal as played, so the figures are its result")
     assert lines[note - 1] == "3 samples (seed 1)"
-    assert lines[note + 1].startswith("mean payment -2.00 game units (all 3 samples alike: no interval)")
-    assert "mean card points 16.0" in lines[note + 2]
+    assert lines[note + 1] == "mean payment -2.00 game units, seat 1's share of its side's settlement"
+    assert lines[note + 2] == "win: 0.0%, mean card points 16.0, each sample played double dummy"
+    assert lines[note + 3].strip() == "bonuses forced"
+    forced = {cells[0]: cells[2] for line in lines[note + 4:] if len(cells := [c.strip() for c in line.split("│")
+                                                                                 if c.strip()]) == 3}
+    assert forced == {"Game": "0%", "Schneider": "0%", "Schneider against": "100%", "Schwarz": "0%",
+                      "Schwarz against": "0%"}
+    document = json.loads(runner.invoke(app, ["analyse", str(EXAMPLES / "schafkopf.tbn"), "-b", "7", "--seat", "1",
+                                              "-n", "3", "-j", "1", "--json"]).stdout)
+    assert document["win_interval"][1] > 0  # the JSON keeps the Wilson interval of 0 wins in 3
     playing = runner.invoke(app, ["analyse", str(EXAMPLES / "schafkopf.tbn"), "-b", "1", "--seat", "1", "-n", "3",
                                   "-j", "1"])
     assert playing.exit_code == 0 and "the play is over" not in playing.stdout
+    assert "win: 0.0% (95%: 0.0% to 56.1%)" in playing.stdout and "bonuses forced (brackets: 95% intervals)" in (
+        playing.stdout)
