@@ -1458,7 +1458,7 @@ def forced_by_whom(bonus: Mapping[str, Any], samples: int, *, compact: bool = Fa
 def play_is_over(document: Mapping[str, Any]) -> bool:
     """Whether the analysed record is played to the end: no card is unseen, so every sample is the deal as played,
     and its figures are the deal's result, which the text says without intervals (the JSON keeps them)."""
-    played = document.get("played")  # none in a bonus's own row (BonusChance), which has no hand either
+    played = document.get("played") or ()  # none in a bonus's own row (BonusChance), which has no hand either
     return bool(played) and len(played) >= len(document["hand"]) * document["seats"]
 
 
