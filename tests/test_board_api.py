@@ -1975,7 +1975,8 @@ def test_both_answers_of_a_stopping_board_say_stopping_and_no_other_does():
     board, moves = opened(c)
     searches = c.app.app.state.searches
     assert "stopping" not in board_app.stopped_document(False, board_app.Searches(board_app.EngineSolver(), 0.5))
-    assert "stopping" not in c.post("/api/values", json={"board": "no such board", "moves": [], "client": "page"}).json()
+    unknown = c.post("/api/values", json={"board": "no such board", "moves": [], "client": "page"})
+    assert unknown.status_code == 404 and "stopping" not in unknown.json()
     board_app.stop_questions(c.app)
     assert board_app.stopped_document(False, searches) == {"kind": "stopped", "reason": "the board is stopping",
                                                            "stopping": True}
