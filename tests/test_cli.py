@@ -466,7 +466,7 @@ def test_check_says_a_bonus_given_up_in_the_score_the_table_prints(monkeypatch):
     assert document["score"]["value"] == -18 and under_score["mondfang"]["side"] == [3, 4]
     assert under_score["mondfang"]["with_bonus"] == -6 and not under_score["mondfang"]["score_forces"]
     out = run("check", EXAMPLES / "zwanzigerrufen.tbn", "-b", "6").stdout
-    assert "gives it up (score when forced: -6)" in out and "score (double dummy): -18 game units" in out
+    assert "gives it up (score when forced: -6)" in out and "score (double dummy): declarers 1+2 net -18 game units" in out
     choice = run("check", EXAMPLES / "settlement.tbn").stdout
     assert "the score prefers Pagat Ultimo (score with Valat +8, with Pagat Ultimo +12)" in " ".join(choice.split())
 
@@ -645,7 +645,10 @@ def test_check_schafkopf_and_kratzen():
     # the score under the targets is the attacker's own payment in chips (not a bare "+6": whose?)
     assert "score (double dummy): +6 chips, attacker seat 1's own payment" in \
         run("check", EXAMPLES / "kratzen.tbn", "-b", "1", "--pot", "12").stdout
-    assert "score (double dummy): +90 game units\n" in run("check", EXAMPLES / "valat.tbn").stdout  # a side's
+    # a side's net says whose, in the words of score --dd's settlement line
+    assert "score (double dummy): declarer seat 1 net +90 game units\n" in run("check", EXAMPLES / "valat.tbn").stdout
+    assert "(from where the play stops): declarer seat 1 net +90 game units\n" in \
+        run("score", "--dd", EXAMPLES / "valat.tbn").stdout
     # 0 unsigned, as the payments and the contract table write it (not "+0 chips")
     assert "score (double dummy): 0 chips, attacker seat 1's own payment\n" in \
         run("check", EXAMPLES / "kratzen.tbn", "-b", "1").stdout

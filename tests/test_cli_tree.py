@@ -401,7 +401,7 @@ def test_tree_gives_the_score_in_the_unit_check_gives_it():
     path = EXAMPLES / "schafkopf.tbn"
     summary = run("tree", path, "-b", "6", "-d", "1", "-o", "score").stdout.splitlines()
     assert summary[1] == "score of 1+2: +2 game units at the root"
-    assert "score (double dummy): +2 game units" in run("check", path, "-b", "6").stdout
+    assert "score (double dummy): declarers 1+2 net +2 game units" in run("check", path, "-b", "6").stdout
     kratzen = run("tree", EXAMPLES / "kratzen.tbn", "-b", "1", "-d", "1", "-o", "score").stdout.splitlines()
     assert kratzen[1] == "score of seat 1: 0 chips at the root"
 
