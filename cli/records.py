@@ -21,6 +21,7 @@ from solver.errors import (shown_name, source_name, CommandVariantError, FileErr
 from solver.files import json_text
 from solver.formats.tbn import Record, iter_records, no_records_said
 from solver.position import Position, position_from_record
+from solver.search.boundary import seconds_text
 
 from .errors import (EXIT_BAD_INPUT, OptionRefused, OutputCut, RecordMessages, input_errors, interrupts_held,
                      message, os_error_said, refused_for_record, say_interrupted)
@@ -159,7 +160,7 @@ def record_place(position: Position) -> str:
 def stopped_record(position: Position, time_limit: float | None, missing: str = "not answered") -> str:
     """What is said of a record whose searches stopped: where it starts (its board too, where it has one), what is
     ``missing``, and why."""
-    why = (f"the time limit ({time_limit:g} s) ran out before the answer (give it more time: --time-limit)"
+    why = (f"the time limit ({seconds_text(time_limit)}) ran out before the answer (give it more time: --time-limit)"
            if time_limit is not None else "its search was stopped before the answer")
     return f"{record_place(position)}: {missing}: {why}"
 
