@@ -15,11 +15,12 @@ from typing import Any, Callable, Iterable
 import typer
 from rich.console import Console
 
-from solver.analysis import POT_BY_FLAG, SCHEMA, record_header
+from solver.analysis import SCHEMA, record_header
 from solver.errors import (shown_name, source_name, CommandVariantError, FileError, FileRefusedError,
                            InvalidDealError, JournalWriteError, ParseError, SearchStopped, StichError)
 from solver.files import json_text
 from solver.formats.tbn import Record, iter_records, no_records_said
+from solver.games.outcome import POT_BY_FLAG
 from solver.position import Position, position_from_record
 from solver.search.boundary import seconds_text
 
