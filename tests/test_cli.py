@@ -764,7 +764,9 @@ def test_a_variant_flag_the_command_got_wrong_is_said_once_for_all_records(tmp_p
     mixed.write_text((EXAMPLES / "valat.tbn").read_text() + "\n" + (EXAMPLES / "kratzen.tbn").read_text())
     result = run("solve", mixed, "--variant", "laufende_mode=standard", "--json", code=1)
     assert len(result.stderr.splitlines()) == 2  # Zwanzigerrufen's once, Kratzen's once
-    assert "(the Zwanzigerrufen record at " in result.stderr and "(5 records of Kratzen from " in result.stderr
+    # the one Zwanzigerrufen record said as its failed line says it, its board too
+    assert f"(the record at {mixed}:13, board 1, not answered)" in result.stderr
+    assert "(5 records of Kratzen from " in result.stderr
 
 
 def test_board_selects_records():
