@@ -262,8 +262,8 @@ def overrun_text(limit: float, seconds: float, left: int = 0, checkpoint: Path |
     the ``left`` boards it never started, and where a ``checkpoint`` keeps the boards played for a rerun to resume
     (without one: that ``--checkpoint`` would have, as a rerun plays them all again)."""
     past = max(0.0, seconds - limit)
-    text = (f"stich: match: {seconds:.1f} s in all, {past:.1f} s past the time limit of {seconds_text(limit)}: the boards in "
-            "play at the limit were played to the end (whole boards, one a worker)")
+    text = (f"stich: match: {seconds:.1f} s in all, {past:.1f} s past the time limit of {seconds_text(limit)}: the "
+            "boards in play at the limit were played to the end (whole boards, one a worker)")
     if left:
         text += f"; {plural(left, 'board')} not started" + (
             f": the boards played are kept in {shown_name(checkpoint)}: rerun the command to play the rest"

@@ -466,7 +466,8 @@ def test_check_says_a_bonus_given_up_in_the_score_the_table_prints(monkeypatch):
     assert document["score"]["value"] == -18 and under_score["mondfang"]["side"] == [3, 4]
     assert under_score["mondfang"]["with_bonus"] == -6 and not under_score["mondfang"]["score_forces"]
     out = run("check", EXAMPLES / "zwanzigerrufen.tbn", "-b", "6").stdout
-    assert "gives it up (score when forced: -6)" in out and "score (double dummy): declarers 1+2 net -18 game units" in out
+    assert "gives it up (score when forced: -6)" in out
+    assert "score (double dummy): declarers 1+2 net -18 game units" in out
     choice = run("check", EXAMPLES / "settlement.tbn").stdout
     assert "the score prefers Pagat Ultimo (score with Valat +8, with Pagat Ultimo +12)" in " ".join(choice.split())
 
