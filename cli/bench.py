@@ -28,6 +28,7 @@ from solver.errors import StichError, shown_name, source_name
 from solver.files import json_kind
 from solver.games import get_game
 from solver.limits import DEFAULT_LIMIT_S, MAX_BENCH_DEALS
+from solver.search.boundary import seconds_text
 from solver.search.engine import default_threads, usable_cores
 
 from .errors import OutputCut, file_name, input_errors, interrupts_held, message, say_interrupted
@@ -427,7 +428,7 @@ def _thread_counts(values: Sequence[int | None]) -> str:
 
 def _limit(limit_ms: float | None) -> str:
     """A line's ``limit_ms`` as ``--time-limit`` takes it: ``60 s``, or ``none`` (``--time-limit 0``)."""
-    return "none" if limit_ms is None else f"{limit_ms / 1000:g} s"
+    return "none" if limit_ms is None else seconds_text(limit_ms / 1000)
 
 
 def comparison(document: Document, before: Document | None) -> Document | None:

@@ -103,14 +103,16 @@ def objective_refused(given: bool) -> Iterator[None]:
         raise OptionRefused("--objective", str(error), once) from None
 
 
-def refused_for_record(option: str, reason: str, record: Record | None, label: str = "") -> str:
+def refused_for_record(option: str, reason: str, record: Record | None, label: str = "",
+                       outcome: str = "not answered") -> str:
     """What an option a record refused is said as, for that one record: ``--seat: <reason> (the record at
-    FILE:LINE, board N, not answered)`` (``label``: where a position with no record came from). One phrasing for
-    :class:`OptionRefused` and for a ``--variant`` flag or ``--play`` card of another game, whose ``failed`` JSON
-    line names the option, not the record's ``[Game]`` tag, which is not wrong."""
+    FILE:LINE, board N, not answered)`` (``label``: where a position with no record came from; ``outcome``: what
+    became of it). One phrasing for :class:`OptionRefused` and for a ``--variant`` flag or ``--play`` card of another
+    game, in its ``failed`` JSON line and on stderr, whose line names the option, not the record's ``[Game]`` tag,
+    which is not wrong."""
     where = f"{shown_name(record.source)}:{record.line}" if record is not None else label
     board = visible(record.get("Board") or "") if record is not None else None
-    return f"{option}: {reason} (the record at {where}{f', board {board},' if board else ''} not answered)"
+    return f"{option}: {reason} (the record at {where}{f', board {board},' if board else ''} {outcome})"
 
 
 def file_name(value: str) -> Path:

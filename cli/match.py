@@ -17,6 +17,7 @@ from solver.games import games_with, get_game
 from solver.games.base import score_or_measure
 from solver.limits import DEFAULT_SAMPLES, MAX_SAMPLES
 from solver.scoring import MAX_POT
+from solver.search.boundary import seconds_text
 
 from .errors import (OutputCut, file_name, input_errors, interrupts_held, message, os_error_said, say_interrupted,
                      warnings_said)
@@ -261,8 +262,8 @@ def overrun_text(limit: float, seconds: float, left: int = 0, checkpoint: Path |
     the ``left`` boards it never started, and where a ``checkpoint`` keeps the boards played for a rerun to resume
     (without one: that ``--checkpoint`` would have, as a rerun plays them all again)."""
     past = max(0.0, seconds - limit)
-    text = (f"stich: match: {seconds:.1f} s in all, {past:.1f} s past the time limit of {limit:g} s: the boards in "
-            "play at the limit were played to the end (whole boards, one a worker)")
+    text = (f"stich: match: {seconds:.1f} s in all, {past:.1f} s past the time limit of {seconds_text(limit)}: the "
+            "boards in play at the limit were played to the end (whole boards, one a worker)")
     if left:
         text += f"; {plural(left, 'board')} not started" + (
             f": the boards played are kept in {shown_name(checkpoint)}: rerun the command to play the rest"

@@ -15,12 +15,14 @@ from typing import Any, Callable, Iterable
 import typer
 from rich.console import Console
 
-from solver.analysis import POT_BY_FLAG, SCHEMA, record_header
+from solver.analysis import SCHEMA, record_header
 from solver.errors import (shown_name, source_name, CommandVariantError, FileError, FileRefusedError,
                            InvalidDealError, JournalWriteError, ParseError, SearchStopped, StichError)
 from solver.files import json_text
 from solver.formats.tbn import Record, iter_records, no_records_said
+from solver.games.outcome import POT_BY_FLAG
 from solver.position import Position, position_from_record
+from solver.search.boundary import seconds_text
 
 from .errors import (EXIT_BAD_INPUT, OptionRefused, OutputCut, RecordMessages, input_errors, interrupts_held,
                      message, os_error_said, refused_for_record, say_interrupted)
@@ -54,15 +56,20 @@ class GameRefusals:
 
     def __init__(self, option: str = "--variant") -> None:
         self.option = option
-        self.refused: dict[str, tuple[CommandVariantError | ForeignPlayCard, int]] = {}  # game -> first, count
+        # game -> the first refusal, its record (None where the caller has only the refusal), the count
+        self.refused: dict[str, tuple[CommandVariantError | ForeignPlayCard, Record | None, int]] = {}
 
-    def add(self, error: CommandVariantError | ForeignPlayCard) -> None:
-        first, count = self.refused.get(error.game, (error, 0))
-        self.refused[error.game] = (first, count + 1)
+    def add(self, error: CommandVariantError | ForeignPlayCard, record: Record | None = None) -> None:
+        first, first_record, count = self.refused.get(error.game, (error, record, 0))
+        self.refused[error.game] = (first, first_record, count + 1)
 
     def say(self, outcome: str = "not answered") -> None:
-        """One line on stderr a game; ``outcome``: what became of its records."""
-        for game, (first, count) in self.refused.items():
+        """One line on stderr a game; ``outcome``: what became of its records. A record refused alone is said as its
+        ``failed`` JSON line says it (:func:`refused_for_record`: its board too)."""
+        for game, (first, record, count) in self.refused.items():
+            if count == 1 and record is not None:
+                message(f"stich: {refused_for_record(self.option, first.bare, record, outcome=outcome)}")
+                continue
             which = records_of_a_game(game, count, f"{shown_name(first.source)}:{first.line}")
             message(f"stich: {self.option}: {first.bare} ({which} {outcome})")
 
@@ -159,7 +166,7 @@ def record_place(position: Position) -> str:
 def stopped_record(position: Position, time_limit: float | None, missing: str = "not answered") -> str:
     """What is said of a record whose searches stopped: where it starts (its board too, where it has one), what is
     ``missing``, and why."""
-    why = (f"the time limit ({time_limit:g} s) ran out before the answer (give it more time: --time-limit)"
+    why = (f"the time limit ({seconds_text(time_limit)}) ran out before the answer (give it more time: --time-limit)"
            if time_limit is not None else "its search was stopped before the answer")
     return f"{record_place(position)}: {missing}: {why}"
 
@@ -419,12 +426,12 @@ def run_over_records(path: Path, *, variant: dict[str, str], board: str | None, 
                     position = what_if(position, play)  # the record's position kept, to say a card it refuses
                     pot_of.apply(position)  # read where the game reads its [Pot]
                 except CommandVariantError as error:  # the command's flags, the same for every record of the game
-                    refused.add(error)
+                    refused.add(error, item)
                     fail(item, refused_for_record("--variant", error.bare, item))  # the option's, not the [Game]'s
                     failed = True
                     continue
                 except ForeignPlayCard as error:  # --play's card of another game: likewise
-                    play_refused.add(error)
+                    play_refused.add(error, item)
                     fail(item, refused_for_record("--play", error.bare, item))
                     failed = True
                     continue

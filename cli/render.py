@@ -916,10 +916,13 @@ def render_check(document: Document, console: Console) -> None:
         table.add_row(*(row + [Text("-", style="dim")] if by_score else row))
     console.print(table)
     if score:
-        whose = game.score_unit  # in its unit, as score, tree and postmortem give it
+        unit = game.score_unit  # in its unit, as score, tree and postmortem give it
         if targets:  # the score is one seat's own payment: said, as the bare number would not tell
-            whose += f", {role_text(game.declarer_title, [document['declarer']])}'s own payment"
-        console.print(Text(f"score (double dummy): {net_amount(score['value'], whose)}"))
+            amount = net_amount(score['value'], unit)
+            amount += f", {role_text(game.declarer_title, [document['declarer']])}'s own payment"
+        else:  # whose net, in the words of score --dd's settlement line
+            amount = f"{side_name(document['declaring_side'])} net {net_amount(score['value'], unit)}"
+        console.print(Text(f"score (double dummy): {amount}"))
         print_notes(score.get("notes", ()), console)
         for choice in score["choices"]:
             first, second = (title(bonus) for bonus in choice["bonuses"])

@@ -198,7 +198,7 @@ def tree(
             position = what_if(position, play)  # the root: after --play's cards
         except (CommandVariantError, ForeignPlayCard) as error:  # the command's flag or card, not the record's
             refused = GameRefusals("--variant" if isinstance(error, CommandVariantError) else "--play")
-            refused.add(error)  # said as every command says it
+            refused.add(error, record)  # said as every command says it
             failed_line(record, refused_for_record(refused.option, error.bare, record))
             refused.say()
             raise typer.Exit(EXIT_BAD_INPUT) from None

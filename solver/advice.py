@@ -38,8 +38,8 @@ from .errors import (FileError, InvalidContractError, InvalidDealError, InvalidS
                      StichWarning, check_callback, integral, is_whole_number)
 from .games import get_game
 from .games.base import Game, Rules
-from .games.outcome import (FIGURE_SPACE, JSON_PLACES, decimal_text, mean_in_words, percent_text, role_text,
-                            signed_mean, unbroken)
+from .games.outcome import (FIGURE_SPACE, JSON_PLACES, POT_BY_FLAG, decimal_text, mean_in_words, percent_text,
+                            role_text, signed_mean, unbroken)
 from .generate import DEFAULT_SEED
 from .position import Position
 from .analysis import SCHEMA
@@ -1690,7 +1690,7 @@ def contract_advice_report(document: Mapping[str, Any]) -> AdviceReport:
     for contract, reason in document.get("left_out", {}).items():
         report.append(f"not ranked: {contract}, which the announcements do not fit ({reason})")
     report += tricks_notes(document, "contract", "in the order the contracts were asked for (all: the game's order, "
-                           "as stich table lists them)", "give the pot with --pot CHIPS")
+                           "as stich table lists them)", f"give the pot with {POT_BY_FLAG}")
     return [part for part in report if part is not None]
 
 
@@ -1767,7 +1767,7 @@ def card_advice_report(document: Mapping[str, Any]) -> AdviceReport:
                payment_note(document),
                never_made_note([{**row, "contract": row["card"]} for row in document["cards"]], title, "every card")]
     report += tricks_notes(document, "card", "in the order the hand above lists them",
-                           "give the record a [Pot] tag, or --pot CHIPS")
+                           f"give the record a [Pot] tag, or {POT_BY_FLAG}")
     return [part for part in report if part is not None]
 
 

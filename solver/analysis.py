@@ -31,8 +31,8 @@ from .deal import Deal
 from .errors import InvalidContractError, InvalidDealError, SearchStopped, StichError, check_callback, is_token_list
 from .games import get_game
 from .games.base import Contract, Game, Objective, Rules, own_measure
-from .games.outcome import (CHECK_COLUMNS, DealtBonus, dealt_bonus_answer, other_side, side_text, signed,
-                            unbroken, without_title)
+from .games.outcome import (CHECK_COLUMNS, POT_BY_FLAG, DealtBonus, dealt_bonus_answer, other_side, side_text,
+                            signed, unbroken, without_title)
 from .html_tables import html_lines, html_table, html_titled_table
 from .position import Position, check_position, every_seat_for_itself, make_position, objectives_named
 from .scoring import (check_scoring_inputs, read_pot, score_deal, score_notes, scoring_inputs,
@@ -872,8 +872,8 @@ def settlement_legend(game: str, pot: int | None) -> str:
     return f"settlement: the {rules.declarer_title}'s double-dummy payment{amount}"
 
 
-#: How a pot is given, in a note that asks for one: ``stich``'s flag, and the API's argument (a notebook's words).
-POT_BY_FLAG = "--pot CHIPS"
+#: How a pot is given, in a note that asks for one: ``stich``'s flag (``games.outcome.POT_BY_FLAG``), and the API's
+#: argument (a notebook's words).
 POT_BY_ARGUMENT = "the argument pot=CHIPS"
 
 

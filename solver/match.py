@@ -39,7 +39,7 @@ from .diagram import card_names
 from .errors import StichError, check_callback, integral, is_whole_number, listed, quoted, shown_name
 from .games import get_game
 from .games.base import Game, own_measure
-from .games.outcome import JSON_PLACES, mean_in_words, role_text, side_text, signed, signed_mean
+from .games.outcome import JSON_PLACES, POT_BY_FLAG, mean_in_words, role_text, side_text, signed, signed_mean
 from .position import Position, position_from_record
 from .generate import DEFAULT_SEED, random_record
 from .intervals import t_quantile_95
@@ -478,7 +478,7 @@ def match_report(result: MatchResult, boards: int | None = None) -> MatchReport:
                + (f", each {'to be ' if result.stopped else ''}played {rotations} times with the bots rotated"
                   if rotations > 1 else "") + (f"; pot {result.pot}" if result.pot is not None else "")
                + match_rules_note(game, result.setup))
-    pot_note = ("note: pot 0: every deal settles at 0, so the bots' settlements say nothing (--pot CHIPS)"
+    pot_note = (f"note: pot 0: every deal settles at 0, so the bots' settlements say nothing ({POT_BY_FLAG})"
                 if game.has_pot and not result.pot else None)
     counted = result.declaring_side.count
     units = game.score_unit

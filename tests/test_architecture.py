@@ -126,3 +126,16 @@ def test_the_cards_of_a_report_are_named_by_one_function():
     assert diagram.card_names("Zwanzigerrufen", ["SK", "T21", "HK"]) == "♠K T21 ♥K"
     assert diagram.card_names("Schafkopf", ["EU", "HA"], "/") == "EU/HA"
     assert diagram.card_names("", ["SK", "HK"], "/") == "SK/HK"
+
+
+def test_the_pot_flag_is_written_once():
+    """Every note that asks for a pot names the flag by ``games.outcome.POT_BY_FLAG`` (below the analyses, which the
+    games may not import), so that a renamed flag cannot leave one note asking for the old one."""
+    from solver import analysis
+    from solver.games import outcome
+
+    written = sorted(module for module, path in source_modules().items()
+                     if "--pot CHIPS" in path.read_text(encoding="utf-8"))
+    assert written == ["solver.games.outcome"]
+    assert analysis.POT_BY_FLAG is outcome.POT_BY_FLAG == "--pot CHIPS"
+    assert outcome.POT_ZERO_LINES_NOTE == "pot 0: every line settles at 0 (give the record a [Pot] tag, or --pot CHIPS)"

@@ -466,7 +466,8 @@ def test_check_says_a_bonus_given_up_in_the_score_the_table_prints(monkeypatch):
     assert document["score"]["value"] == -18 and under_score["mondfang"]["side"] == [3, 4]
     assert under_score["mondfang"]["with_bonus"] == -6 and not under_score["mondfang"]["score_forces"]
     out = run("check", EXAMPLES / "zwanzigerrufen.tbn", "-b", "6").stdout
-    assert "gives it up (score when forced: -6)" in out and "score (double dummy): -18 game units" in out
+    assert "gives it up (score when forced: -6)" in out
+    assert "score (double dummy): declarers 1+2 net -18 game units" in out
     choice = run("check", EXAMPLES / "settlement.tbn").stdout
     assert "the score prefers Pagat Ultimo (score with Valat +8, with Pagat Ultimo +12)" in " ".join(choice.split())
 
@@ -645,7 +646,10 @@ def test_check_schafkopf_and_kratzen():
     # the score under the targets is the attacker's own payment in chips (not a bare "+6": whose?)
     assert "score (double dummy): +6 chips, attacker seat 1's own payment" in \
         run("check", EXAMPLES / "kratzen.tbn", "-b", "1", "--pot", "12").stdout
-    assert "score (double dummy): +90 game units\n" in run("check", EXAMPLES / "valat.tbn").stdout  # a side's
+    # a side's net says whose, in the words of score --dd's settlement line
+    assert "score (double dummy): declarer seat 1 net +90 game units\n" in run("check", EXAMPLES / "valat.tbn").stdout
+    assert "(from where the play stops): declarer seat 1 net +90 game units\n" in \
+        run("score", "--dd", EXAMPLES / "valat.tbn").stdout
     # 0 unsigned, as the payments and the contract table write it (not "+0 chips")
     assert "score (double dummy): 0 chips, attacker seat 1's own payment\n" in \
         run("check", EXAMPLES / "kratzen.tbn", "-b", "1").stdout
@@ -761,7 +765,9 @@ def test_a_variant_flag_the_command_got_wrong_is_said_once_for_all_records(tmp_p
     mixed.write_text((EXAMPLES / "valat.tbn").read_text() + "\n" + (EXAMPLES / "kratzen.tbn").read_text())
     result = run("solve", mixed, "--variant", "laufende_mode=standard", "--json", code=1)
     assert len(result.stderr.splitlines()) == 2  # Zwanzigerrufen's once, Kratzen's once
-    assert "(the Zwanzigerrufen record at " in result.stderr and "(5 records of Kratzen from " in result.stderr
+    # the one Zwanzigerrufen record said as its failed line says it, its board too
+    assert f"(the record at {mixed}:13, board 1, not answered)" in result.stderr
+    assert "(5 records of Kratzen from " in result.stderr
 
 
 def test_board_selects_records():

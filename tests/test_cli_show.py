@@ -485,7 +485,7 @@ def test_a_play_card_given_on_the_command_line_is_said_at_play_and_one_in_the_fi
     foreign = run(*command[:1], schafkopf, *command[1:], "-b", "6", "--play", "XX", code=1)
     assert foreign.stderr == (
         "stich: --play: card 1: 'XX' is not a card of the Schafkopf pack (expected a Schafkopf card, such as E9 SA) "
-        f"(the Schafkopf record at {schafkopf}:88 not answered)\n")
+        f"(the record at {schafkopf}:88, board 6, not answered)\n")
     board = schafkopf.read_text(encoding="utf-8").split("[Board \"6\"]")[1].split("*")[0]
     for card, why in (("EO", "seat 2 does not hold this card"), ("XX", "not a card of the Schafkopf pack")):
         own = tmp_path / f"own-{card}.tbn"

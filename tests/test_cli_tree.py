@@ -75,21 +75,21 @@ def test_the_tree_agrees_with_solve_on_every_example_record(tmp_path, name):
 
 def test_a_variant_flag_or_a_card_of_another_game_is_said_as_every_command_says_it(tmp_path):
     """``tree --variant`` with a flag of another game than the record's says the flag is the command's, as every other
-    command does (``--variant: ... (the Schafkopf record at FILE:10 not answered)``), not pointing at the record's
+    command does (``--variant: ... (the record at FILE:10, board 1, not answered)``), not pointing at the record's
     [Game] tag as if the file were wrong. A ``--play`` card of another game's pack likewise."""
     out = tmp_path / "tree.json"
     tree = run("tree", EXAMPLES / "schafkopf.tbn", "-d", "1", "--variant", "solo_value=5", "--out", out, code=1)
     show = run("show", EXAMPLES / "schafkopf.tbn", "-b", "1", "--variant", "solo_value=5", code=1)
     expected = ("stich: --variant: variant flag solo_value is Zwanzigerrufen's, not Schafkopf's (Schafkopf's flags: "
-                "laufende_mode, runaway_count_at, solo_requires_plain_trump_card) (the Schafkopf record at "
-                f"{EXAMPLES / 'schafkopf.tbn'}:10 not answered)")
+                "laufende_mode, runaway_count_at, solo_requires_plain_trump_card) (the record at "
+                f"{EXAMPLES / 'schafkopf.tbn'}:10, board 1, not answered)")
     assert tree.stderr.splitlines() == [expected] == show.stderr.splitlines()
     assert not out.exists()
     tree = run("tree", EXAMPLES / "valat.tbn", "-d", "1", "--play", "EA", "--out", out, code=1)  # Schafkopf's card
     show = run("show", EXAMPLES / "valat.tbn", "--play", "EA", code=1)
     assert tree.stderr == show.stderr == ("stich: --play: card 1: 'EA' is not a card of the Zwanzigerrufen pack "
-                                          "(expected a Zwanzigerrufen card, such as T17 HK) (the Zwanzigerrufen "
-                                          f"record at {EXAMPLES / 'valat.tbn'}:13 not answered)\n")
+                                          "(expected a Zwanzigerrufen card, such as T17 HK) (the record at "
+                                          f"{EXAMPLES / 'valat.tbn'}:13, board 1, not answered)\n")
     assert not out.exists()
 
 
@@ -401,7 +401,7 @@ def test_tree_gives_the_score_in_the_unit_check_gives_it():
     path = EXAMPLES / "schafkopf.tbn"
     summary = run("tree", path, "-b", "6", "-d", "1", "-o", "score").stdout.splitlines()
     assert summary[1] == "score of 1+2: +2 game units at the root"
-    assert "score (double dummy): +2 game units" in run("check", path, "-b", "6").stdout
+    assert "score (double dummy): declarers 1+2 net +2 game units" in run("check", path, "-b", "6").stdout
     kratzen = run("tree", EXAMPLES / "kratzen.tbn", "-b", "1", "-d", "1", "-o", "score").stdout.splitlines()
     assert kratzen[1] == "score of seat 1: 0 chips at the root"
 

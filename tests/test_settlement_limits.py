@@ -20,6 +20,7 @@ from solver.analysis import contract_table, score_report, table_report
 from solver.benchmark import SEEDS
 from solver.cli.main import app
 from solver.formats.tbn import format_record
+from solver.search.boundary import seconds_text
 from solver.search.engine import open_limits
 from solver.search.settle import SettlementEngine
 from solver.settlement import dd_settlement, settlement_value
@@ -249,6 +250,17 @@ def test_a_tiny_time_limit_stops_every_whole_deal_with_a_message_a_json_line_and
             for line in lines] == [(command[0], 1, "8", "time limit", said[0]), (command[0], 8, "26", "time limit",
                                                                                  said[1])]
     assert run(*command, path, "--time-limit", "0.001", code=1).stdout == ""  # the text prints nothing for them
+
+
+def test_a_time_limit_is_said_in_seconds_as_a_person_writes_them(tmp_path) -> None:
+    """``--time-limit 0.000001`` is said as given, not as ``1e-06 s``; whole and plain seconds as they are, and a
+    limit computed (bench divides its ``limit_ms``) without a float residue."""
+    assert [seconds_text(value) for value in (2, 2.0, 0.5, 1e-06, 60, 1500.0, 0.1 + 0.2)] == [
+        "2 s", "2 s", "0.5 s", "0.000001 s", "60 s", "1500 s", "0.3 s"]
+    path = _file(tmp_path, (8, "Solo"))
+    assert run("score", path, "--dd", "--time-limit", "0.000001", code=1).stderr == (
+        f"stich: {path}:1: board 8: not answered: the time limit (0.000001 s) ran out before the answer (give it "
+        "more time: --time-limit)\n")
 
 
 def test_a_stopped_record_does_not_stop_the_others(tmp_path) -> None:

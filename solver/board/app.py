@@ -42,7 +42,7 @@ from ..limits import DEFAULT_BOARD_TIME_LIMIT_S, MAX_LIMIT_S
 from ..postmortem import analyse_play
 from ..sampling import analyse_position
 from ..score_objective import objective_named
-from ..search.boundary import TimeLeft, check_time_limit
+from ..search.boundary import TimeLeft, check_time_limit, seconds_text
 from ..search.engine import EngineSolver
 from ..workers import worker_engine, worker_settlement_engine
 from ..api import _solve_checked
@@ -145,7 +145,7 @@ def stopped_document(replaced: bool, searches: Searches) -> dict[str, Any]:
         return {"kind": "stopped", "reason": "replaced by a newer question"}
     if searches.time_limit is None:  # only past the engine clock's longest wait
         return {"kind": "stopped", "reason": f"the engine clock's longest wait ({MAX_LIMIT_S:,.0f} s) ran out"}
-    return {"kind": "stopped", "reason": f"the time limit ({searches.time_limit:g} s) ran out"}
+    return {"kind": "stopped", "reason": f"the time limit ({seconds_text(searches.time_limit)}) ran out"}
 
 
 def failure_document(route: str, error: Exception) -> dict[str, Any]:

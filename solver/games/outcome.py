@@ -427,14 +427,16 @@ def two_sided(name: str, seats: int, winner: frozenset[int], base: int, multipli
                      seats_of(loser))
 
 
+#: How a pot is given, in a note that asks for one: ``stich``'s flag (the API's argument: ``analysis.POT_BY_ARGUMENT``).
+POT_BY_FLAG = "--pot CHIPS"
 #: What a pot of 0 (a record of a game paid from a pot without a ``[Pot]`` tag has one: docs/scoring.md) pays, in the
 #: words of every place that says it (the score's note, ``stich show``'s diagram, the board's table)
 EMPTY_POT = "tricks and targets only"
 #: The notes of a settlement at pot 0, which every record of the game without a pot shares: the double-dummy
 #: score's (every line settles at 0) and a finished deal's score's. ``stich``'s text says them once on stderr, not
 #: under each record: it knows them by these values (``cli.render.is_pot_zero_note``), not by their words.
-POT_ZERO_LINES_NOTE = "pot 0: every line settles at 0 (give the record a [Pot] tag, or --pot CHIPS)"
-POT_ZERO_SCORE_NOTE = f"pot 0: {EMPTY_POT} (give the record a [Pot] tag, or --pot CHIPS)"
+POT_ZERO_LINES_NOTE = f"pot 0: every line settles at 0 (give the record a [Pot] tag, or {POT_BY_FLAG})"
+POT_ZERO_SCORE_NOTE = f"pot 0: {EMPTY_POT} (give the record a [Pot] tag, or {POT_BY_FLAG})"
 POT_ZERO_NOTES = (POT_ZERO_LINES_NOTE, POT_ZERO_SCORE_NOTE)
 
 

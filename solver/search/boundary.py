@@ -24,6 +24,7 @@ from __future__ import annotations
 import math
 import threading
 import time
+from decimal import Decimal
 
 from ..errors import IllegalPlayError, InvalidPositionError, SearchStopped, StichError, is_whole_number
 from ..games.base import Objective, Rules
@@ -209,6 +210,12 @@ def check_stop(stop: object, error: type[StichError] = InvalidPositionError) -> 
 #: one way by a caller who knows the CLI and the other by one who does not; None is no limit, as in Python's own APIs.
 ZERO_TIME_LIMIT = ("time_limit=0 is refused: for no limit pass None (what the command line's --time-limit 0 means); "
                    "for a deadline, a number of seconds above 0")
+
+
+def seconds_text(seconds: float) -> str:
+    """A time limit as a person reads it, wherever one is said: ``2 s``, ``0.5 s``, ``0.000001 s`` (``:g`` would
+    write ``1e-06 s``); nine significant digits, so a limit computed from milliseconds keeps no float residue."""
+    return f"{Decimal(f'{seconds:.9g}').normalize():f} s"
 
 
 def check_time_limit(time_limit: object, error: type[StichError] = InvalidPositionError) -> None:
