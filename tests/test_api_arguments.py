@@ -646,7 +646,9 @@ def test_solo_tout_may_be_two_words():
     (solver.Schafkopf, "Wens G", "did you mean 'Wenz'?"),  # a Wenz names no suit
     (solver.Schafkopf, "Rufr H", "did you mean 'Rufer E|G|S'?"),  # hearts cannot be called: the form, not 'Rufer H'
     (solver.Schafkopf, "Sollo", "did you mean 'Solo E|G|H|S' or 'SoloTout E|G|H|S'?"),  # no suit given: the forms
-    (solver.Kratzen, "Trumpp H", "did you mean 'Trump'?"),
+    (solver.Kratzen, "Trumpp H", "did you mean 'Trump H'?"),  # the suit given kept: a whole contract
+    (solver.Kratzen, "Trumpp H Muss", "did you mean 'Trump H Muss'?"),
+    (solver.Kratzen, "Trumpp", None),  # no suit given: 'Trump' alone does not read, the expected form says it
     (solver.Schafkopf, "Solo H X", None), (solver.Kratzen, "Trump", None),  # spelt right: no suggestion
     (solver.Kratzen, "Trumpf", None),  # another spelling the game reads
 ])

@@ -264,11 +264,24 @@ class Kratzen(Game):
         return rules.objective("tricks", rules.declarer)  # tricks count, not card points
 
     @classmethod
+    def _unknown_contract(cls, text: str, words: list[str]) -> InvalidContractError:
+        """A misspelt contract's message, suggesting only what reads: the rest of what was given kept after
+        ``Trump`` ("Trumpp H": 'Trump H'); where that does not read, the expected form alone says it."""
+        close = ""
+        if words and did_you_mean(words[0], ("Trump", "Trumpf", "Trumps")):
+            whole = " ".join(("Trump", *words[1:]))
+            try:
+                cls.read_contract(whole)
+                close = f"; did you mean {quoted(whole)}?"
+            except InvalidContractError:
+                pass
+        return InvalidContractError(f"unknown Kratzen contract {quoted(text)}{close} (expected {cls.contract_help})")
+
+    @classmethod
     def read_contract(cls, text: str) -> Contract:
         words = parse_words(text)
         if len(words) < 2 or words[0].lower() not in ("trump", "trumpf", "trumps"):
-            close = did_you_mean(words[0], {"Trump": "Trump", "Trumpf": "Trump", "Trumps": "Trump"}) if words else ""
-            raise InvalidContractError(f"unknown Kratzen contract {quoted(text)}{close} (expected {cls.contract_help})")
+            raise cls._unknown_contract(text, words)
         index = PACK.lookup(words[1] + "A")
         require(index is not None, f"contract {quoted(text)}: {quoted(words[1])} is not a suit (E, G, H or S)")
         suit = PACK[index].suit  # type: ignore[index]
