@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import errno
 import os
-import socket
 import sys
 import threading
 from pathlib import Path
@@ -20,6 +19,8 @@ from .errors import EXIT_BAD_INPUT, EXIT_INTERRUPTED, file_name, input_errors, m
 from .options import TABLE_MB, engine_for, parse_variant_options, time_limit_option
 
 if TYPE_CHECKING:
+    import socket
+
     from solver.board.guard import Guard
 
 
@@ -68,6 +69,8 @@ def board(
 ) -> None:
     """Open records on a table in the browser: every hand, the trick, each legal card's double-dummy value, click
     to play, undo and redo, the evaluation graph with the mistakes, single-dummy odds, save as .tbn. Ctrl-C stops."""
+    import socket  # the board's listener, like the web stack: its help and the other commands start without it
+
     import uvicorn  # the web stack is imported by this command alone: the others start without it
 
     from solver.board.app import create_app
@@ -339,6 +342,8 @@ def _board_server(app: Guard):
 def listen_reason(error: OSError) -> str:
     """The system's words for why the board could not listen, once: create_server adds "(while attempting to bind
     on address ('192.0.2.1', 8421))" to them, which our message already says as "cannot listen on HOST:PORT"."""
+    import socket
+
     if not isinstance(error, socket.gaierror) and error.errno is not None and error.errno > 0:
         return os.strerror(error.errno)
     return str(error.strerror or error)
@@ -347,6 +352,8 @@ def listen_reason(error: OSError) -> str:
 def listen_hint(error: OSError, port: int) -> str:
     """What to do about a socket the board could not open, by its cause: another board on the port is one cause
     among several, and for a name that does not resolve or an address this machine does not have no port helps."""
+    import socket
+
     if isinstance(error, socket.gaierror):
         return " (--host takes an address of this machine or a name that resolves to one)"
     if error.errno == errno.EADDRNOTAVAIL:
@@ -364,6 +371,8 @@ def address_url(host: str, port: int) -> str:
 def listed_names() -> set[str]:
     """The machine's names the startup list offers: its own, and its multicast-DNS ``NAME.local`` only where a
     responder evidently answers for it (else no other machine finds it by that name; the board still accepts it)."""
+    import socket
+
     from solver.board.guard import machine_names, multicast_dns_answers
 
     names = machine_names()
@@ -376,6 +385,8 @@ def listed_names() -> set[str]:
 def reachable_addresses(host: str, listener: socket.socket) -> List[str]:
     """The addresses other machines reach the board at: bound to a wildcard, the machine's addresses of the
     listener's families (:: takes IPv4 too when dual-stack), else the address it was given."""
+    import socket
+
     from solver.board.guard import is_wildcard, machine_addresses
 
     if not is_wildcard(host):

@@ -2666,13 +2666,33 @@ def test_a_command_imports_only_what_it_uses():
     assert "networkx" not in _modules_after("solve", "--help")
 
 
+#: A first user's commands (README.md's first minute) and the command module each runs: none loads what only other
+#: commands, a file of CSV given for records or the board's listener use (bench/README.md, "The first minute").
+FIRST_MINUTE = ((("show", "schafkopf.tbn"), "solver.cli.show"), (("solve", "valat.tbn"), "solver.cli.solve"),
+                (("solve", "schafkopf.tbn", "--board", "1"), "solver.cli.solve"),
+                (("check", "valat.tbn"), "solver.cli.check"), (("score", "kratzen.tbn"), "solver.cli.score"))
+
+
+@pytest.mark.parametrize("argv, command_module", FIRST_MINUTE, ids=[" ".join(argv) for argv, _ in FIRST_MINUTE])
+def test_a_first_users_commands_load_nothing_they_do_not_use(argv, command_module):
+    """Reading a .tbn file loaded :mod:`csv` on every command, for the message of a file of CSV alone; the first
+    minute's commands load their own module and the engine's search, and none of what they do not use."""
+    name, example, *options = argv
+    loaded = _modules_after(name, str(EXAMPLES / example), *options)
+    assert command_module in loaded and "solver.formats.tbn" in loaded
+    unused = ("csv", "socket", "numpy", "networkx", "matplotlib", "starlette", "uvicorn", "dask", "pydantic",
+              "multiprocessing", "solver.batch", "solver.sampling", "solver.benchmark", "solver.workers")
+    assert [module for module in unused if module in loaded] == []
+
+
 #: What a command's work runs and its help does not: the worker pool (multiprocessing), the sampler and the bots, the
 #: match, the benchmark, the batch and its checkpoints, the post-mortem's grading and plot, the game tree, rich's
-#: progress bar, the browser's launcher. A command imports them when it runs (bench/README.md, "--help start-up").
+#: progress bar, the browser's launcher, the board's listener (socket), the reading of a file of CSV given for records
+#: (csv). A command imports them when it runs (bench/README.md, "--help start-up").
 HELP_UNUSED = ("multiprocessing", "concurrent.futures.process", "rich.progress", "webbrowser", "solver.workers",
                "solver.checkpoint", "solver.batch", "solver.benchmark", "solver.sampling", "solver.advice",
                "solver.bots", "solver.match", "solver.postmortem", "solver.plot", "solver.intervals",
-               "solver.tree")
+               "solver.tree", "socket", "csv")
 
 
 @pytest.mark.parametrize("command", [name for name, _, _ in COMMANDS])

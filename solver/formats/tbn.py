@@ -14,7 +14,6 @@ The format itself (syntax, limits, error messages) is described in ``docs/format
 
 from __future__ import annotations
 
-import csv
 import io
 import json
 import os
@@ -500,7 +499,10 @@ _CSV_SEPARATORS = ((",", "values separated by commas"), (";", "values separated 
 
 
 def _csv_values(text: str, separator: str) -> list[str]:
-    """The values of the CSV row ``text`` (quoted values may hold the separator)."""
+    """The values of the CSV row ``text`` (quoted values may hold the separator). :mod:`csv` is imported here, for
+    a file that is no TBN: reading records needs none of it."""
+    import csv
+
     return next(csv.reader([text], delimiter=separator), [])
 
 
