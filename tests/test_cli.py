@@ -2666,7 +2666,7 @@ def test_a_command_imports_only_what_it_uses():
     assert "networkx" not in _modules_after("solve", "--help")
 
 
-#: A first user's commands (README.md's first minute) and the command module each runs: none loads what only other
+#: A first user's commands (README.md's first sections) and the command module each runs: none loads what only other
 #: commands, a file of CSV given for records or the board's listener use (bench/README.md, "The first minute").
 FIRST_MINUTE = ((("show", "schafkopf.tbn"), "solver.cli.show"), (("solve", "valat.tbn"), "solver.cli.solve"),
                 (("solve", "schafkopf.tbn", "--board", "1"), "solver.cli.solve"),
@@ -2675,8 +2675,8 @@ FIRST_MINUTE = ((("show", "schafkopf.tbn"), "solver.cli.show"), (("solve", "vala
 
 @pytest.mark.parametrize("argv, command_module", FIRST_MINUTE, ids=[" ".join(argv) for argv, _ in FIRST_MINUTE])
 def test_a_first_users_commands_load_nothing_they_do_not_use(argv, command_module):
-    """Reading a .tbn file loaded :mod:`csv` on every command, for the message of a file of CSV alone; the first
-    minute's commands load their own module and the engine's search, and none of what they do not use."""
+    """Each command loads its own module and the .tbn reader, and none of what it does not use: reading records
+    needs no :mod:`csv` (only a file of CSV given for records does, for its message), nor the board's socket."""
     name, example, *options = argv
     loaded = _modules_after(name, str(EXAMPLES / example), *options)
     assert command_module in loaded and "solver.formats.tbn" in loaded
