@@ -907,6 +907,20 @@ def test_an_item_that_is_no_bonus_is_told_every_kontra_level_it_could_be():
     assert all(level.capitalize() in str(raised.value) for level in LEVELS)
 
 
+@pytest.mark.parametrize("text, said", [
+    ("2: Contra", "announcement 'Contra' (did you mean 'Kontra' or 'Rekontra'?): expected a bonus"),
+    ("2: Kontra Pagatt", "announcement 'Kontra Pagatt' (did you mean 'Pagat'?): expected a Kontra level"),
+    ("1: Absolut dagegn", "announcement 'Absolut dagegn' (did you mean 'dagegen'?): expected a bonus"),
+])
+def test_a_misspelt_announcement_word_is_offered_the_words_it_is_spelt_like(text, said):
+    """"Contra" (the Italian spelling a player may write) was told only the list of every bonus and level."""
+    from solver.announcements import parse_announcements
+
+    with pytest.raises(StichError) as raised:
+        parse_announcements(text)
+    assert str(raised.value).startswith(said)
+
+
 def test_dazu_is_the_declarers_own_announcement_said_explicitly():
     """Seed 000: a bonus is announced "dazu" (with forehand) or "dagegen": "1: Absolut dazu" parses and scores as the
     bare announcement, and a defender's "dazu" is refused at its item."""
