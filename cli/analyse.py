@@ -323,6 +323,10 @@ def analyse(
                              kind="card-advice")
         return
     if file is not None:
+        if advice_asked(None, contract, cards) is not None:  # which contract the record's hand should have been
+            raise typer.BadParameter(f"contract advice (--contract {contract}) is of a hand, not of a record: give "
+                                     "--game and --hand with --seat instead of FILE (the record's [Deal] tag lists its "
+                                     "hands)", param_hint="'FILE'")
         if any(option is not None for option in (game, hand, contract, seats, declarer)):
             raise typer.BadParameter("give either FILE or --game, --hand, --contract (and --seats, --declarer), not "
                                      "both: a record says them itself", param_hint="'FILE'")

@@ -83,8 +83,22 @@ def checked_objectives(values: Sequence[str] | str | None) -> Sequence[str] | st
     return objectives_among(values, all_objectives())
 
 
+def objective_by_title(value: str) -> str:
+    """``value`` as an objective's name where it is an objective as the tables title it (``Pagat Ultimo beaten``,
+    ``Valat against``: ``stich check`` and ``solve`` name the rows so, and a player asks with the words he read);
+    any other value as given. The titles are read in any case, one space or underscore between words."""
+    words = "_".join(value.replace("_", " ").split()).lower()
+    titles = {"_".join(game.row_title(name).split()).lower(): name for game in GAMES for name in game.objectives}
+    return titles.get(words, value)
+
+
 def objectives_among(values: Sequence[str] | str | None, known: Sequence[str]) -> Sequence[str] | str | None:
-    """:func:`checked_objectives` against the names ``known`` (a command that takes fewer)."""
+    """:func:`checked_objectives` against the names ``known`` (a command that takes fewer); each name the tables
+    title an objective with (:func:`objective_by_title`) given as the objective's own name."""
+    if isinstance(values, str):
+        values = objective_by_title(values)
+    elif values is not None:
+        values = [objective_by_title(value) for value in values]
     dealt = {name: game.name for game in GAMES for name in game.dealt_bonus_names}
     for value in [values] if isinstance(values, str) else values or []:
         if value.strip().lower() in dealt:  # RULES.md 1.6: the Trull and the 4 Kings need no search

@@ -9,7 +9,7 @@ import sys
 from contextlib import ExitStack
 from itertools import islice
 from pathlib import Path
-from typing import List, Optional
+from typing import List, Optional, cast
 
 import typer
 
@@ -43,8 +43,7 @@ def one_objective(value: str | None) -> str | None:
     misspelt name is offered the names a tree takes."""
     if value is not None and value.strip().lower() == "all":
         raise typer.BadParameter("a tree has one value on each node: give one objective, not 'all'")
-    objectives_among(value, tree_objectives())
-    return value
+    return cast(Optional[str], objectives_among(value, tree_objectives()))
 
 
 def tree_objectives() -> list[str]:

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from .deal import small_number
-from .errors import InvalidSeatError, ParseError, StichError
+from .errors import InvalidSeatError, ParseError, StichError, did_you_mean
 
 if TYPE_CHECKING:
     from .formats.tbn import Record
@@ -39,6 +39,21 @@ BONUSES = {
 #: Könige"): "4 Kings" is one bonus, said in two words.
 KING_COUNTS = ("4", "four", "vier")
 KING_WORDS = ("kings", "koenige", "könige")
+
+
+#: The words an item is made of, as a "did you mean" names them ("Contra": 'Kontra').
+ITEM_WORDS = {**{level: level.capitalize() for level in LEVELS},
+              **{word: word.capitalize() for word in ("absolut", "pagat", "ultimo", "valat", "trull", "mondfang")},
+              "kings": "Kings", "könige": "Könige", "dagegen": "dagegen", "dazu": "dazu"}
+
+
+def _meant(words: list[str]) -> str:
+    """``" (did you mean 'Kontra'?)"`` for the first word of an item that is none of its words (:data:`ITEM_WORDS`),
+    or ``""``."""
+    known = {*ITEM_WORDS, *BONUSES, *KING_COUNTS, *KING_WORDS}
+    unknown = next((word for word in words if word not in known), None)
+    meant = "" if unknown is None else did_you_mean(unknown, ITEM_WORDS).removeprefix("; ")
+    return f" ({meant})" if meant else ""
 
 
 def _joined_bonus(words: list[str]) -> list[str]:
@@ -122,16 +137,16 @@ def _parse_item(seat: int, item: str) -> Announcement:
         if len(named) == 1 and named[0] in BONUSES:
             bonus = BONUSES[named[0]]
         elif len(words) != 1:
-            raise AnnouncementSyntaxError(f"announcement {item!r}: expected a Kontra level, optionally followed by a "
-                                          "bonus", 0, item)
+            raise AnnouncementSyntaxError(f"announcement {item!r}{_meant(words[1:])}: expected a Kontra level, "
+                                          "optionally followed by a bonus", 0, item)
         return Announcement(seat, bonus, level=LEVELS[words[0]])
     side_word = words[-1] if words and words[-1] in ("dagegen", "dazu") else ""
     if side_word:
         words = words[:-1]
     words = _joined_bonus(words)
     if len(words) != 1 or words[0] not in BONUSES:
-        raise AnnouncementSyntaxError(f"announcement {item!r}: expected a bonus (Absolut, Pagat, Valat, Trull, "
-                                      "4 Kings, Mondfang) optionally followed by 'dagegen' or 'dazu', or "
+        raise AnnouncementSyntaxError(f"announcement {item!r}{_meant(words)}: expected a bonus (Absolut, Pagat, "
+                                      "Valat, Trull, 4 Kings, Mondfang) optionally followed by 'dagegen' or 'dazu', or "
                                       f"{LEVEL_NAMES}", 0, item)
     return Announcement(seat, BONUSES[words[0]], against=side_word == "dagegen", dazu=side_word == "dazu")
 

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import networkx as nx
 
-from .games import get_game
+from .errors import UnknownGameError
+from .games import Game, get_game
 from .games.outcome import net_amount, side_text
 from .variant import rules_words
 from .html_tables import html_lines, html_table
@@ -47,9 +48,16 @@ class StrategyTree(nx.DiGraph):
                  else f" of {maximiser}" if maximiser else "")
         target = f" (needs {graph['target']})" if "target" in graph else ""
         value = self.nodes["root"].get("value", "-")
-        if graph.get("objective") == "score" and isinstance(value, int) and str(graph.get("game", "")):
-            value = net_amount(value, get_game(str(graph["game"])).score_unit)  # as check and score say it
-        return [title, f"{graph.get('objective', 'value')}{whose}: {value}{target}"
+        try:
+            game: type[Game] | None = get_game(str(graph.get("game", "")))
+        except UnknownGameError:  # a graph made by hand, without a game's name
+            game = None
+        objective = str(graph.get("objective", "value"))
+        if game is not None and objective in (*game.objectives, "score"):  # named as solve and check name it
+            if objective == "score" and isinstance(value, int):
+                value = net_amount(value, game.score_unit)  # as check and score say it
+            objective = game.sided_objective_title(objective)
+        return [title, f"{objective}{whose}: {value}{target}"
                        f"{', the result' if finished else ' at the root'}"]
 
     def first_cards(self) -> list[tuple[str, str, str, str]]:

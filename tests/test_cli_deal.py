@@ -273,6 +273,18 @@ def test_the_first_record_shown_has_no_blank_line_before_it(tmp_path):
     assert result.stdout.startswith("board 1") and "XX" in result.stderr
 
 
+def test_contract_advice_asked_of_a_record_says_it_is_of_a_hand():
+    """Which contract a record's hand should have been: ``analyse FILE --contract all`` was refused as if the
+    record's own contract had been given twice ("a record says them itself"), which it does not say for advice."""
+    for contracts in ("all", "Solo, Normal"):
+        said = " ".join(_run("analyse", "examples/valat.tbn", "--seat", "1", "--contract", contracts,
+                             code=2).stderr.split())
+        assert (f"contract advice (--contract {contracts}) is of a hand, not of a record: give --game and --hand "
+                "with --seat instead of FILE (the record's [Deal] tag lists its hands)") in said, said
+    assert "give either FILE or --game" in _run("analyse", "examples/valat.tbn", "--seat", "1", "--contract", "Solo",
+                                                code=2).stderr
+
+
 def test_analyse_from_a_file_takes_no_declarer_and_names_its_record():
     result = _run("analyse", "examples/schafkopf.tbn", "--seat", "2", "--declarer", "2", code=2)
     assert "give either FILE or --game" in result.stderr

@@ -428,6 +428,21 @@ def test_an_objective_given_by_the_start_of_its_name_suggests_the_names_it_begin
         assert "did you mean 'valat'? (" in run(*command, "-o", "valt", code=2).stderr
 
 
+def test_an_objective_is_asked_and_named_as_the_tables_name_it():
+    """``check`` and ``solve`` title their rows ``Pagat Ultimo beaten`` and ``Valat against``; ``-o`` refused those
+    words (only ``pagat_beaten``), and the tree's summary said ``valat_against of 3+4``. The titles are taken as
+    the objectives (the JSON keeps the identifier), and the tree says the bonus as check does."""
+    path = EXAMPLES / "pagat_ultimo.tbn"
+    (asked,) = documents("solve", path, "-o", "Pagat Ultimo beaten", "-o", "valat AGAINST", "-o", "Pagat Ultimo")
+    assert [(result["objective"], result["success"]) for result in asked["results"]] == [
+        ("pagat_beaten", False), ("valat_against", False), ("pagat_ultimo", True)]
+    summary = run("tree", path, "-d", "1", "-o", "Valat against").stdout.splitlines()
+    assert summary[1] == "Valat against of 3+4: 0 (needs 10) at the root"
+    assert run("tree", path, "-d", "1", "-o", "pagat_ultimo").stdout.splitlines()[1] == (
+        "Pagat Ultimo of 1+2: 1 (needs 1) at the root")
+    assert "did you mean 'pagat_ultimo'" in run("solve", path, "-o", "Pagat Ultimate", code=2).stderr
+
+
 def test_an_out_named_by_a_suffix_alone_is_said_to_be_a_hidden_file_s_whole_name(tmp_path):
     """``--out .json`` was refused with "the tree is written as .graphml, .gexf, .json", which it seems to be: its
     name is a hidden file's, with no suffix, and the refusal says so and what to give; the API's says the same."""

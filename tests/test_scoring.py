@@ -881,6 +881,21 @@ def test_bad_announcements(text, message):
         score_deal(position, announcements=text)
 
 
+@pytest.mark.parametrize("text, said", [
+    ("2: Kontra; 3: Kontra", "seat 3: Kontra on the game is said by the defenders only; this seat declares: its side "
+                             "answers a Kontra with Retour and a Supra with Resupra"),
+    ("2: Kontra; 4: Retour", "seat 4: Retour on the game is said by the declarers only; this seat defends: its side "
+                             "says Kontra, and answers a Retour with Supra"),
+])
+def test_a_kontra_level_of_the_other_side_names_the_word_of_the_seat_s_own(text, said):
+    """The declarers' partner answering a Kontra with a second "Kontra" meant the Retour: the refusal said only whose
+    word Kontra is, and not what the seat's side says instead."""
+    position = solver.make_position("Zwanzigerrufen", KONTRA_DEAL, "Normal", play=KONTRA_PLAY.replace("/", " "))
+    with pytest.raises(StichError) as raised:
+        score_deal(position, announcements=text)
+    assert said in str(raised.value)
+
+
 def test_an_item_that_is_no_bonus_is_told_every_kontra_level_it_could_be():
     """The message for an item that is neither a bonus nor a Kontra level lists the levels: it left out Rekontra,
     which RULES.md 1.7 names beside Retour (x4) and the parser takes."""
@@ -890,6 +905,20 @@ def test_an_item_that_is_no_bonus_is_told_every_kontra_level_it_could_be():
         parse_announcements("1: Foo")
     assert str(raised.value).endswith("or Kontra/Retour/Rekontra/Supra/Resupra")
     assert all(level.capitalize() in str(raised.value) for level in LEVELS)
+
+
+@pytest.mark.parametrize("text, said", [
+    ("2: Contra", "announcement 'Contra' (did you mean 'Kontra' or 'Rekontra'?): expected a bonus"),
+    ("2: Kontra Pagatt", "announcement 'Kontra Pagatt' (did you mean 'Pagat'?): expected a Kontra level"),
+    ("1: Absolut dagegn", "announcement 'Absolut dagegn' (did you mean 'dagegen'?): expected a bonus"),
+])
+def test_a_misspelt_announcement_word_is_offered_the_words_it_is_spelt_like(text, said):
+    """"Contra" (the Italian spelling a player may write) was told only the list of every bonus and level."""
+    from solver.announcements import parse_announcements
+
+    with pytest.raises(StichError) as raised:
+        parse_announcements(text)
+    assert str(raised.value).startswith(said)
 
 
 def test_dazu_is_the_declarers_own_announcement_said_explicitly():
