@@ -523,7 +523,7 @@ def test_an_empty_hand_or_contract_is_said_as_what_it_lacks_not_as_missing():
     cases = [(["--hand", "", "--contract", "Trump S"], "'--hand': a Kratzen hand holds 4 cards, this one 0"),
              (["--hand", "", "--contract", "all"], "'--hand': a Kratzen hand holds 4 cards, this one 0"),
              (["--hand", "", "--contract", "Trump S", "--cards"], "'--hand': a Kratzen hand holds 4 cards, this one 0"),
-             (["--hand", "EO E9 SU SZ", "--contract", ""], "'--contract': unknown Kratzen contract ''")]
+             (["--hand", "EO E9 SU SZ", "--contract", ""], "'--contract': empty contract (expected Trump")]
     for extra, said in cases:
         result = runner.invoke(app, kratzen + extra)
         assert result.exit_code == 2 and said in result.stderr and "missing" not in result.stderr, \
