@@ -302,6 +302,25 @@ def test_a_pot_of_0_given_is_said_without_asking_for_a_pot(tmp_path, command, wh
         run(*command, bare).stderr.splitlines())
 
 
+def test_the_json_pot_0_note_asks_for_a_pot_only_where_none_was_given(tmp_path):
+    """``--json``'s pot-0 notes say what stderr says: with ``--pot 0`` or ``[Pot "0"]`` they do not ask for the pot
+    already given; without one they ask for it (``solve``'s lines, ``score``'s deal and its ``dd``)."""
+    from solver.games.outcome import POT_ZERO_LINES_GIVEN_NOTE, POT_ZERO_SCORE_GIVEN_NOTE
+
+    tagged = tmp_path / "tagged.tbn"
+    tagged.write_text(KRATZEN_MUSS_PLAYED.format(pot='[Pot "0"]\n'))
+    bare = tmp_path / "bare.tbn"
+    bare.write_text(KRATZEN_MUSS_PLAYED.format(pot=""))
+    asked = (POT_ZERO_LINES_NOTE, POT_ZERO_SCORE_NOTE)
+    given = ("pot 0: every line settles at 0", "pot 0: tricks and targets only")
+    assert (POT_ZERO_LINES_GIVEN_NOTE, POT_ZERO_SCORE_GIVEN_NOTE) == given
+    for path, pot, (lines, deal) in ((bare, (), asked), (bare, ("--pot", "0"), given), (tagged, (), given)):
+        (solved,) = documents("solve", "-o", "score", path, *pot, "--from-start")
+        (scored,) = documents("score", "--dd", path, *pot)
+        assert solved["notes"] == [lines], (path, pot)
+        assert scored["notes"] == scored["dd"]["notes"] == ["a Muss deal: no trick payouts", deal], (path, pot)
+
+
 def test_score_dd_of_a_kratzen_deal_without_a_pot_notes_it():
     """The double-dummy settlement's deal is scored as any other, notes and all: the JSON's ``dd`` keeps its notes (a
     pot of 0, a Muss deal), and ``score --dd`` on an unfinished Kratzen deal says the pot of 0 once on stderr."""

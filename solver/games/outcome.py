@@ -437,7 +437,11 @@ EMPTY_POT = "tricks and targets only"
 #: under each record: it knows them by these values (``cli.render.is_pot_zero_note``), not by their words.
 POT_ZERO_LINES_NOTE = f"pot 0: every line settles at 0 (give the record a [Pot] tag, or {POT_BY_FLAG})"
 POT_ZERO_SCORE_NOTE = f"pot 0: {EMPTY_POT} (give the record a [Pot] tag, or {POT_BY_FLAG})"
-POT_ZERO_NOTES = (POT_ZERO_LINES_NOTE, POT_ZERO_SCORE_NOTE)
+#: The same notes where a pot of 0 was given (a ``[Pot "0"]`` tag, ``--pot 0``, the argument ``pot=0``): they ask
+#: for no pot, as ``stich``'s line on stderr does not (``cli.records.pot_zero_line``).
+POT_ZERO_LINES_GIVEN_NOTE = "pot 0: every line settles at 0"
+POT_ZERO_SCORE_GIVEN_NOTE = f"pot 0: {EMPTY_POT}"
+POT_ZERO_NOTES = (POT_ZERO_LINES_NOTE, POT_ZERO_SCORE_NOTE, POT_ZERO_LINES_GIVEN_NOTE, POT_ZERO_SCORE_GIVEN_NOTE)
 
 
 def read_pot(record: Record | None, pot: object) -> int:
