@@ -444,6 +444,14 @@ POT_ZERO_SCORE_GIVEN_NOTE = f"pot 0: {EMPTY_POT}"
 POT_ZERO_NOTES = (POT_ZERO_LINES_NOTE, POT_ZERO_SCORE_NOTE, POT_ZERO_LINES_GIVEN_NOTE, POT_ZERO_SCORE_GIVEN_NOTE)
 
 
+def pot_zero_said(what: str, unit: str, given: bool) -> str:
+    """A pot of 0 as ``stich`` says it once on stderr for many records: every ``what`` (a line, a contract, a card)
+    settles at 0 ``unit``, and, where no pot was ``given`` (a ``[Pot "0"]`` tag or ``--pot 0`` gives one), how to
+    give one."""
+    said = f"pot 0: every {what} settles at 0 {unit}"
+    return said if given else f"{said}: give the record a [Pot] tag, or {POT_BY_FLAG}"
+
+
 def read_pot(record: Record | None, pot: object) -> int:
     """The pot from the argument, else the record's ``[Pot]`` tag, else 0."""
     if pot is not None:
