@@ -1776,8 +1776,8 @@ def test_bench_completed_removes_the_partial_run_an_interrupt_left_beside_its_ou
     assert beside.read_text() == kept
     result = runner.invoke(app, command)
     assert result.exit_code == 0 and not beside.exists() and "partial" not in json.loads(baseline.read_text())
-    assert (f"stich: bench: removed {beside}: it held the lines a run stopped by the interrupt finished, each "
-            "measured again by this run") in " ".join(result.stderr.split())
+    assert (f"stich: bench: {beside}: holds the lines a run stopped by the interrupt finished, removed (each "
+            "measured again by this run)") in " ".join(result.stderr.split())
 
 
 def test_bench_says_to_remove_by_hand_the_partial_run_it_cannot_remove(tmp_path, monkeypatch, capsys):
@@ -1824,7 +1824,7 @@ def test_bench_reads_a_partial_run_beside_its_out_up_to_the_size_compare_reads(t
     beside.write_text(json.dumps(partial) + " " * (17 << 20))
     result = runner.invoke(app, command)
     assert result.exit_code == 0 and not beside.exists()
-    assert ("run.partial.json: it held the lines a run stopped by the interrupt finished, each measured"
+    assert ("run.partial.json: holds the lines a run stopped by the interrupt finished, removed (each measured"
             in " ".join(result.stderr.split()))
     beside.write_text(json.dumps(partial))
     monkeypatch.setattr("solver.cli.bench.MAX_SAVED_RUN_BYTES", beside.stat().st_size - 1)
