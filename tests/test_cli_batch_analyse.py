@@ -97,7 +97,8 @@ def test_batch_says_the_notes_of_its_lines_once_each(tmp_path):
     given = runner.invoke(app, ["batch", str(deals), "--out", str(tmp_path / "given.jsonl"), "--workers", "1",
                                 "--pot", "0"])
     assert given.exit_code == 0, given.stderr
-    assert given.stderr.splitlines()[:-1] == ["stich: batch: pot 0: every line settles at 0 chips (5 records solved now)"]
+    assert given.stderr.splitlines()[:-1] == [
+        "stich: batch: pot 0: every line settles at 0 chips (5 records solved now)"]
     summary = solver.solve_batch(deals, tmp_path / "potted.jsonl", workers=1, pot=3)
     assert summary.notes == () and "note:" not in str(summary)
     lines = [json.loads(line) for line in (tmp_path / "potted.jsonl").read_text().splitlines()]
