@@ -165,8 +165,6 @@ def remove_partial_beside(save: Path, compare: Path | None, measured: Collection
     says it too), where it is such a run (a regular file holding a run marked ``partial``) all of whose lines this
     run ``measured`` again, and not the run just compared with (``--compare``, by its name or as standard input).
     Anything else by that name (a user's own file, a folder, the lines of other games) is left alone, unsaid."""
-    from solver.checkpoint import checkpoint_note  # not for --help
-
     if is_stdout(save):
         return
     beside = partial_beside(save)
@@ -187,11 +185,26 @@ def remove_partial_beside(save: Path, compare: Path | None, measured: Collection
     except FileNotFoundError:
         return
     except OSError as error:  # the run is saved whole: this is only said
-        unremoved = checkpoint_note(beside, f"{PARTIAL_LINES}, out of date now", "not removed",
-                                    str(error.strerror), "remove it by hand")
-        message(f"{command}: {unremoved}")
+        message(f"{command}: {partial_not_removed_note(beside, error)}")
         return
-    message(f"{command}: removed {shown_name(beside)}: it held {PARTIAL_LINES}, each measured again by this run")
+    message(f"{command}: {partial_removed_note(beside)}")
+
+
+def partial_removed_note(beside: Path) -> str:
+    """What a completed run says of the finished lines a stopped run left beside its output (:func:`partial_beside`,
+    or ``bench/report.py``'s Markdown beside ``--out``), which it removed: a checkpoint's note
+    (:func:`~solver.checkpoint.checkpoint_note`), as every command says the work a file holds."""
+    from solver.checkpoint import checkpoint_note  # not for --help
+
+    return checkpoint_note(beside, PARTIAL_LINES, "removed", "each measured again by this run")
+
+
+def partial_not_removed_note(beside: Path, error: OSError) -> str:
+    """The same lines where removing them failed (``error``): out of date, left to the user."""
+    from solver.checkpoint import checkpoint_note  # not for --help
+
+    return checkpoint_note(beside, f"{PARTIAL_LINES}, out of date now", "not removed", str(error.strerror or error),
+                           "remove it by hand")
 
 
 def stopped_early_text(partial: Document) -> str:

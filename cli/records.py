@@ -20,7 +20,7 @@ from solver.errors import (shown_name, source_name, CommandVariantError, FileErr
                            InvalidDealError, JournalWriteError, ParseError, SearchStopped, StichError)
 from solver.files import json_text
 from solver.formats.tbn import Record, iter_records, no_records_said
-from solver.games.outcome import POT_BY_FLAG
+from solver.games.outcome import pot_zero_said
 from solver.position import Position, position_from_record
 from solver.search.boundary import seconds_text
 
@@ -147,10 +147,8 @@ def pot_zero_line(position: Position, what: str) -> str:
     """What is said of a record of a game paid from a pot that gives none: every ``what`` (a line, a contract, a
     card) settles at 0, which a reader would otherwise take for the result of the search; and how to give a pot,
     where the record has none (a ``[Pot "0"]`` tag or ``--pot 0``, which sets it, gave 0 on purpose)."""
-    said = f"pot 0: every {what} settles at 0 {position.game.score_unit}"
-    if position.record is not None and position.record.tag("Pot") is not None:
-        return said
-    return f"{said}: give the record a [Pot] tag, or {POT_BY_FLAG}"
+    given = position.record is not None and position.record.tag("Pot") is not None
+    return pot_zero_said(what, position.game.score_unit, given)
 
 
 def record_place(position: Position) -> str:

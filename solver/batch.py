@@ -49,8 +49,8 @@ from .files import (atomic_file, is_stream_output, json_line_fault, json_text, l
                     read_once_kind, remove_stale_temporaries)
 from .formats.tbn import Comment, Record, format_record, iter_records
 from .html_tables import html_lines, html_table
-from .games import GAMES, check_flags_of_some_game
-from .games.outcome import read_pot
+from .games import GAMES, check_flags_of_some_game, get_game
+from .games.outcome import POT_ZERO_LINES_GIVEN_NOTE, POT_ZERO_LINES_NOTE, pot_zero_said, read_pot
 from .scoring import set_or_check_pot
 from .position import Position, position_from_record
 from .search.boundary import check_flag
@@ -127,6 +127,7 @@ class BatchSummary:
     source: str = ""  # the file of records and the output as given, not escaped (the text shows them by shown_name)
     out: str = ""
     notes: tuple[tuple[str, int], ...] = ()
+    note_games: tuple[tuple[str, str], ...] = ()  # each note's game, of the first line that carries it
     comments_alone: tuple[Comment, ...] = ()
     lines_read: int = 0
     stream: bool = False
@@ -202,9 +203,20 @@ def summary_text(summary: BatchSummary, *, timed: bool = True) -> str:
 
 
 def notes_text(summary: BatchSummary) -> list[str]:
-    """A line for each note of the lines this run wrote (``note: 120 records solved now: pot 0: ...``), as ``stich
-    solve`` prints a record's notes under its answer."""
-    return [f"note: {count:,} record{'' if count == 1 else 's'} solved now: {note}" for note, count in summary.notes]
+    """A line for each note of the lines this run wrote, with how many carry it (``note: pot 0: ... (120 records
+    solved now)``), as ``stich solve`` says a note of many records once: a pot of 0 in its words
+    (:func:`~solver.games.outcome.pot_zero_said`)."""
+    games = dict(summary.note_games)
+    return [f"note: {note_said(note, games.get(note, ''))} ({count:,} record{'' if count == 1 else 's'} solved now)"
+            for note, count in summary.notes]
+
+
+def note_said(note: str, game: str) -> str:
+    """A note of the lines written as a command says it on stderr: a pot of 0 in the unit of ``game``, asking for
+    a pot only where none was given; any other as it is."""
+    if note not in (POT_ZERO_LINES_NOTE, POT_ZERO_LINES_GIVEN_NOTE) or not game:
+        return note
+    return pot_zero_said("line", get_game(game).score_unit, note == POT_ZERO_LINES_GIVEN_NOTE)
 
 
 def stale_text(summary: BatchSummary) -> str | None:
@@ -706,6 +718,7 @@ class _Writer:
         self.solved = 0
         self.errors = 0
         self.notes: dict[str, int] = {}  # each note of the lines written: how many carry it
+        self.note_games: dict[str, str] = {}  # each note's game, of the first line that carries it
         self.chunks: _TimedChunks | None = None  # told how many lines are written, to size the next chunks
 
     def write_chunk(self, chunk: list[Item], lines: Iterable[Line]) -> None:
@@ -729,8 +742,10 @@ class _Writer:
             else:
                 self.solved += 1
                 if '"notes":' in line:
-                    for note in json.loads(line).get("notes", ()):
+                    document = json.loads(line)
+                    for note in document.get("notes", ()):
                         self.notes[note] = self.notes.get(note, 0) + 1
+                        self.note_games.setdefault(note, document.get("game") or "")
             if self.progress is not None:
                 self.progress(self.solved + self.errors, self.total)
 
@@ -947,6 +962,7 @@ def _solve_records(source: str | os.PathLike, out_path: str | os.PathLike, done:
     return BatchSummary(seen[0], seen[1], writer.solved, writer.errors, time.perf_counter() - start,
                         duplicates=seen[2], stale=len(done), stale_ids=_ids_of(out_path, done),
                         source=os.fspath(source), out=os.fspath(out_path), notes=tuple(writer.notes.items()),
+                        note_games=tuple(writer.note_games.items()),
                         comments_alone=tuple(reading.comments_alone), lines_read=reading.lines_read,
                         stream=stream)
 

@@ -689,9 +689,9 @@ def position_from_record(record: Record, *, variant: Mapping[str, object] | str 
         except StichError as error:
             if isinstance(error, ParseError):
                 raise
-            # a message that quotes the value, or says what it expected, already does not say it twice
+            # a message that quotes the value, or says it is empty, already does not say it twice
             said = str(error)
-            token = None if quoted(tag.value) in said else tag.value
+            token = None if quoted(tag.value) in said or (not tag.value.strip() and "empty" in said) else tag.value
             raise _error(record, said, tag.value_line, tag.value_column, token,
                          None if "expected" in said else expected) from None
 

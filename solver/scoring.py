@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING, Any, Sequence
 from .errors import InvalidPositionError, ParseError, StichError
 from .games import games_with, get_game
 from .games.base import Game, Rules
-from .games.outcome import (ITEM_COLUMNS, ITEM_NUMBER_COLUMNS, MAX_POT, POT_ZERO_LINES_NOTE, ScoreItem, Scored,
-                            read_pot, signed)
+from .games.outcome import (ITEM_COLUMNS, ITEM_NUMBER_COLUMNS, MAX_POT, POT_ZERO_LINES_GIVEN_NOTE, POT_ZERO_LINES_NOTE,
+                            POT_ZERO_SCORE_GIVEN_NOTE, POT_ZERO_SCORE_NOTE, ScoreItem, Scored, read_pot, signed)
 from .html_tables import html_table
 from .position import Position, check_position, every_seat_for_itself
 
@@ -210,8 +210,14 @@ def score_notes(position: Position) -> list[str]:
         except StichError:
             return notes  # the score itself says what is wrong with the tag
         if not pot:
-            notes.append(POT_ZERO_LINES_NOTE)
+            notes.append(POT_ZERO_LINES_GIVEN_NOTE if pot_given(position) else POT_ZERO_LINES_NOTE)
     return notes
+
+
+def pot_given(position: Position, pot: int | None = None) -> bool:
+    """Whether the pot was given, by the argument ``pot`` or the record's ``[Pot]`` tag (``--pot`` sets it): a pot
+    of 0 given on purpose is noted without asking for a pot."""
+    return pot is not None or (position.record is not None and position.record.tag("Pot") is not None)
 
 
 def score_counts_points_measure(rules: Rules) -> bool:
@@ -244,12 +250,16 @@ def uncounted_points_note(rules: Rules) -> str | None:
     return f"card points: a {named}'s score does not count them ({decided}); objective 'score' measures it"
 
 
-def settle(position: Position, inputs: object) -> Settlement:
-    """The settlement of the position's finished deal under checked ``inputs`` (:func:`scoring_inputs`)."""
+def settle(position: Position, inputs: object, pot: int | None = None) -> Settlement:
+    """The settlement of the position's finished deal under checked ``inputs`` (:func:`scoring_inputs`; ``pot``
+    the argument they were read with). A game paid from a pot notes a pot of 0, asking for one where none was
+    given: every line, the double-dummy one too, pays tricks and targets only."""
     rules = position.rules
     game = position.game
     scored: Scored = game.score(rules, position.state, inputs)
     notes = list(scored.notes)
+    if game.has_pot and not scored.pot:
+        notes.append(POT_ZERO_SCORE_GIVEN_NOTE if pot_given(position, pot) else POT_ZERO_SCORE_NOTE)
     if not game.is_whole(rules.deal):
         notes.append(ENDING_NOTE)
     if sum(scored.payments) + scored.pot_change != 0:  # every rule balances; a failure here is a bug, not bad input
@@ -271,7 +281,7 @@ def score_deal(position: Position, *, pot: int | None = None, announcements: Ann
     check_scoring_inputs(position.game, pot, announcements)
     if not position.game.play_settles(rules, position.state):
         require_complete(position)
-    return settle(position, scoring_inputs(position, pot=pot, announcements=announcements))
+    return settle(position, scoring_inputs(position, pot=pot, announcements=announcements), pot)
 
 
 def set_or_check_pot(position: Position, chips: int | None) -> None:

@@ -278,7 +278,7 @@ def final_net(position: Position, final: PlayState, *, announcements: Announceme
     """The declaring side's net and the settlement of a finished deal, by the ordinary scorer."""
     if inputs is None:
         inputs = scoring_inputs(position, pot=pot, announcements=announcements)
-    settled = settle(Position(position.game, position.rules, final, record=position.record), inputs)
+    settled = settle(Position(position.game, position.rules, final, record=position.record), inputs, pot)
     return side_net(settled.payments, position.rules.declaring_side), settled
 
 
@@ -333,7 +333,7 @@ def dd_settlement(position: Position, *, announcements: Announcements = None, po
             line = engine.line(state, spec, value)
             nodes = engine.nodes - before
     final = play_out(state, line)
-    net, settled = final_net(position, final, inputs=inputs)
+    net, settled = final_net(position, final, pot=pot, inputs=inputs)
     if net != value:
         raise AssertionError(f"the settlement line scores {net}, the search said {value}")
     objective = points_objective_of(position)

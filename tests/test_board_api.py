@@ -915,6 +915,14 @@ def test_a_pasted_or_uploaded_bad_contract_is_said_once():
     assert uploaded["refused"] == ["mine.tbn" + said]
 
 
+def test_a_pasted_empty_contract_is_said_to_be_empty():
+    """A pasted record with [Contract ""] is refused as an empty contract, not with "(got '')" after it."""
+    text = re.sub(r'\[Contract "[^"]*"\]', '[Contract ""]', ZR.read_text(encoding="utf-8"), count=1)
+    line = text[:text.index('[Contract ""]')].count("\n") + 1
+    refused = client().post("/api/load", json={"text": text}).json()["refused"]
+    assert refused == [f"pasted text:{line}:12: empty contract (expected Normal, Normal T19, Solo or SuitSolo)"]
+
+
 def test_the_largest_upload_keeps_its_boards_and_the_one_in_use():
     """An upload of 1,000 records (the most it may hold) keeps its own first board, the one the page opens, and every
     board of the named files."""

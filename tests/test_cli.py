@@ -302,6 +302,25 @@ def test_a_pot_of_0_given_is_said_without_asking_for_a_pot(tmp_path, command, wh
         run(*command, bare).stderr.splitlines())
 
 
+def test_the_json_pot_0_note_asks_for_a_pot_only_where_none_was_given(tmp_path):
+    """``--json``'s pot-0 notes say what stderr says: with ``--pot 0`` or ``[Pot "0"]`` they do not ask for the pot
+    already given; without one they ask for it (``solve``'s lines, ``score``'s deal and its ``dd``)."""
+    from solver.games.outcome import POT_ZERO_LINES_GIVEN_NOTE, POT_ZERO_SCORE_GIVEN_NOTE
+
+    tagged = tmp_path / "tagged.tbn"
+    tagged.write_text(KRATZEN_MUSS_PLAYED.format(pot='[Pot "0"]\n'))
+    bare = tmp_path / "bare.tbn"
+    bare.write_text(KRATZEN_MUSS_PLAYED.format(pot=""))
+    asked = (POT_ZERO_LINES_NOTE, POT_ZERO_SCORE_NOTE)
+    given = ("pot 0: every line settles at 0", "pot 0: tricks and targets only")
+    assert (POT_ZERO_LINES_GIVEN_NOTE, POT_ZERO_SCORE_GIVEN_NOTE) == given
+    for path, pot, (lines, deal) in ((bare, (), asked), (bare, ("--pot", "0"), given), (tagged, (), given)):
+        (solved,) = documents("solve", "-o", "score", path, *pot, "--from-start")
+        (scored,) = documents("score", "--dd", path, *pot)
+        assert solved["notes"] == [lines], (path, pot)
+        assert scored["notes"] == scored["dd"]["notes"] == ["a Muss deal: no trick payouts", deal], (path, pot)
+
+
 def test_score_dd_of_a_kratzen_deal_without_a_pot_notes_it():
     """The double-dummy settlement's deal is scored as any other, notes and all: the JSON's ``dd`` keeps its notes (a
     pot of 0, a Muss deal), and ``score --dd`` on an unfinished Kratzen deal says the pot of 0 once on stderr."""
@@ -1757,8 +1776,8 @@ def test_bench_completed_removes_the_partial_run_an_interrupt_left_beside_its_ou
     assert beside.read_text() == kept
     result = runner.invoke(app, command)
     assert result.exit_code == 0 and not beside.exists() and "partial" not in json.loads(baseline.read_text())
-    assert (f"stich: bench: removed {beside}: it held the lines a run stopped by the interrupt finished, each "
-            "measured again by this run") in " ".join(result.stderr.split())
+    assert (f"stich: bench: {beside}: holds the lines a run stopped by the interrupt finished, removed (each "
+            "measured again by this run)") in " ".join(result.stderr.split())
 
 
 def test_bench_says_to_remove_by_hand_the_partial_run_it_cannot_remove(tmp_path, monkeypatch, capsys):
@@ -1805,7 +1824,7 @@ def test_bench_reads_a_partial_run_beside_its_out_up_to_the_size_compare_reads(t
     beside.write_text(json.dumps(partial) + " " * (17 << 20))
     result = runner.invoke(app, command)
     assert result.exit_code == 0 and not beside.exists()
-    assert ("run.partial.json: it held the lines a run stopped by the interrupt finished, each measured"
+    assert ("run.partial.json: holds the lines a run stopped by the interrupt finished, removed (each measured"
             in " ".join(result.stderr.split()))
     beside.write_text(json.dumps(partial))
     monkeypatch.setattr("solver.cli.bench.MAX_SAVED_RUN_BYTES", beside.stat().st_size - 1)

@@ -82,15 +82,23 @@ def test_batch_json_prints_the_runs_summary_as_one_document(tmp_path):
 def test_batch_says_the_notes_of_its_lines_once_each(tmp_path):
     """Kratzen deals written by ``stich deal`` without ``--pot`` have no pot, so every score settles at 0: ``solve``
     says so under each answer, and batch says each note once on stderr with its count (the lines keep theirs), not only
-    in the lines' ``notes``, where a researcher would read 120 zeros as results; with ``--pot`` there is none."""
+    in the lines' ``notes``, where a researcher would read 120 zeros as results, in the words ``solve`` says it once
+    on stderr; ``--pot 0`` is said without asking for a pot, and with a pot there is none."""
     deals = tmp_path / "deals.tbn"
     write_deals(deals, 5)
     note = "pot 0: every line settles at 0 (give the record a [Pot] tag, or --pot CHIPS)"
     result = runner.invoke(app, ["batch", str(deals), "--out", str(tmp_path / "out.jsonl"), "--workers", "1"])
     assert result.exit_code == 0, result.stderr
-    assert result.stderr.splitlines()[:-1] == [f"stich: batch: 5 records solved now: {note}"]
+    assert result.stderr.splitlines()[:-1] == [
+        "stich: batch: pot 0: every line settles at 0 chips: give the record a [Pot] tag, or --pot CHIPS (5 records "
+        "solved now)"]
     lines = [json.loads(line) for line in (tmp_path / "out.jsonl").read_text().splitlines()]
     assert all(line["notes"] == [note] and line["results"][0]["total"] == 0 for line in lines)
+    given = runner.invoke(app, ["batch", str(deals), "--out", str(tmp_path / "given.jsonl"), "--workers", "1",
+                                "--pot", "0"])
+    assert given.exit_code == 0, given.stderr
+    assert given.stderr.splitlines()[:-1] == [
+        "stich: batch: pot 0: every line settles at 0 chips (5 records solved now)"]
     summary = solver.solve_batch(deals, tmp_path / "potted.jsonl", workers=1, pot=3)
     assert summary.notes == () and "note:" not in str(summary)
     lines = [json.loads(line) for line in (tmp_path / "potted.jsonl").read_text().splitlines()]
@@ -523,7 +531,7 @@ def test_an_empty_hand_or_contract_is_said_as_what_it_lacks_not_as_missing():
     cases = [(["--hand", "", "--contract", "Trump S"], "'--hand': a Kratzen hand holds 4 cards, this one 0"),
              (["--hand", "", "--contract", "all"], "'--hand': a Kratzen hand holds 4 cards, this one 0"),
              (["--hand", "", "--contract", "Trump S", "--cards"], "'--hand': a Kratzen hand holds 4 cards, this one 0"),
-             (["--hand", "EO E9 SU SZ", "--contract", ""], "'--contract': unknown Kratzen contract ''")]
+             (["--hand", "EO E9 SU SZ", "--contract", ""], "'--contract': empty contract (expected Trump")]
     for extra, said in cases:
         result = runner.invoke(app, kratzen + extra)
         assert result.exit_code == 2 and said in result.stderr and "missing" not in result.stderr, \

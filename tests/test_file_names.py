@@ -299,3 +299,14 @@ def test_batch_s_summary_keeps_the_names_in_json_and_shows_them_in_its_text(tmp_
     code, _, stderr = invoked(["batch", "-j", "1", "--out", out, source])
     assert code == 0 and said_lines(stderr)[-1].startswith(
         "stich: batch: 0 written to o\\x1b.jsonl (0 solved, 0 errors), 5 already done"), stderr
+
+
+def test_the_api_reading_a_folder_raises_the_os_error_naming_it_as_for_a_missing_file(tmp_path):
+    """``read_positions`` on a folder raises the ``OSError`` that ``open()`` raises, naming the folder, as a missing
+    file raises its ``FileNotFoundError`` (api.md, Errors): not bad input, so no ``StichError``."""
+    import solver
+
+    for path, raised in ((tmp_path, IsADirectoryError), (tmp_path / "missing.tbn", FileNotFoundError)):
+        with pytest.raises(raised) as info:
+            list(solver.read_positions(path))
+        assert info.value.filename == str(path) and not isinstance(info.value, StichError)

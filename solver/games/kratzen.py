@@ -15,7 +15,7 @@ from ..state import PlayState
 from ..variant import Flag, Variant
 from .tables import Level, RuleTables
 from ..formats.tbn import Record
-from .outcome import EMPTY_POT, POT_ZERO_SCORE_NOTE, ScoreItem, Scored, pot_payments, read_pot
+from .outcome import EMPTY_POT, ScoreItem, Scored, pot_payments, read_pot
 from .base import (Contract, Game, Objective, PayoffComponent, Rules, SettlementModel, TrumpSuitRules,
                    GERMAN_RANK_WORDS, GERMAN_SUIT_WORDS, german_suited_pack, parse_words, require, tricks_objective,
                    unknown_objective)
@@ -153,8 +153,6 @@ def score_items(rules: KratzenRules, pot: int, winners: list[int]) -> tuple[list
     if not muss and left:  # the items say P/4; this says what it came to (RULES.md 3.4)
         chips = "1 chip stays" if left == 1 else f"{left} chips stay"
         notes.append(f"pot {pot} does not divide by 4: each trick pays {share}, and {chips} in the pot")
-    if pot == 0:
-        notes.append(POT_ZERO_SCORE_NOTE)
     return items, notes
 
 
@@ -280,6 +278,8 @@ class Kratzen(Game):
     @classmethod
     def read_contract(cls, text: str) -> Contract:
         words = parse_words(text)
+        if not words:
+            raise InvalidContractError(f"empty contract (expected {cls.contract_help})")
         if len(words) < 2 or words[0].lower() not in ("trump", "trumpf", "trumps"):
             raise cls._unknown_contract(text, words)
         index = PACK.lookup(words[1] + "A")

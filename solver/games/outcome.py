@@ -437,7 +437,19 @@ EMPTY_POT = "tricks and targets only"
 #: under each record: it knows them by these values (``cli.render.is_pot_zero_note``), not by their words.
 POT_ZERO_LINES_NOTE = f"pot 0: every line settles at 0 (give the record a [Pot] tag, or {POT_BY_FLAG})"
 POT_ZERO_SCORE_NOTE = f"pot 0: {EMPTY_POT} (give the record a [Pot] tag, or {POT_BY_FLAG})"
-POT_ZERO_NOTES = (POT_ZERO_LINES_NOTE, POT_ZERO_SCORE_NOTE)
+#: The same notes where a pot of 0 was given (a ``[Pot "0"]`` tag, ``--pot 0``, the argument ``pot=0``): they ask
+#: for no pot, as ``stich``'s line on stderr does not (``cli.records.pot_zero_line``).
+POT_ZERO_LINES_GIVEN_NOTE = "pot 0: every line settles at 0"
+POT_ZERO_SCORE_GIVEN_NOTE = f"pot 0: {EMPTY_POT}"
+POT_ZERO_NOTES = (POT_ZERO_LINES_NOTE, POT_ZERO_SCORE_NOTE, POT_ZERO_LINES_GIVEN_NOTE, POT_ZERO_SCORE_GIVEN_NOTE)
+
+
+def pot_zero_said(what: str, unit: str, given: bool) -> str:
+    """A pot of 0 as ``stich`` says it once on stderr for many records: every ``what`` (a line, a contract, a card)
+    settles at 0 ``unit``, and, where no pot was ``given`` (a ``[Pot "0"]`` tag or ``--pot 0`` gives one), how to
+    give one."""
+    said = f"pot 0: every {what} settles at 0 {unit}"
+    return said if given else f"{said}: give the record a [Pot] tag, or {POT_BY_FLAG}"
 
 
 def read_pot(record: Record | None, pot: object) -> int:
