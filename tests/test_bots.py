@@ -210,6 +210,20 @@ def test_a_bot_of_ones_own_may_answer_with_a_card_or_a_token_and_an_illegal_one_
                    contract="Solo E")
 
 
+def test_the_built_in_bots_choices_and_estimates_print_as_cards():
+    """At a prompt a bot's choice and the estimates behind it read as cards (``T19``), not as pack indices to look up,
+    and stay the ints a caller indexes the pack with and plays."""
+    position = position_from_record(random_record("zwanzigerrufen", 1, 1))
+    sampling = make_bot("sampling:2")
+    chosen = sampling.choose(position)
+    assert repr(chosen) == position.pack[chosen].name and position.play(chosen).played == (int(chosen),)
+    assert all(repr(estimate).startswith(f"CardEstimate(card={position.pack[estimate.card].name}, ")
+               for estimate in sampling.last_estimates)
+    for bot in (make_bot("random"), make_bot("cheater", plays_for="points")):
+        chosen = bot.choose(position)
+        assert isinstance(chosen, int) and repr(chosen) == position.pack[chosen].name
+
+
 def test_a_bot_that_returns_no_card_is_told_what_choose_returns():
     """A bot that returns its legal cards whole, None or a number that is no index is told that it returned no card
     and what ``choose`` returns, naming the value once (a long one by its type alone), not as a card that "is not
