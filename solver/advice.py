@@ -1765,7 +1765,8 @@ def card_advice_report(document: Mapping[str, Any]) -> AdviceReport:
                f"win: the samples {win_meaning(document, WIN_BY_PAYMENT)} (its 95% Wilson interval in brackets)"
                + bonus_note,
                payment_note(document),
-               never_made_note([{**row, "contract": row["card"]} for row in document["cards"]], title, "every card")]
+               never_made_note([{**row, "contract": card_names(document["game"], [row["card"]])}
+                                for row in document["cards"]], title, "every card")]
     report += tricks_notes(document, "card", "in the order the hand above lists them",
                            f"give the record a [Pot] tag, or {POT_BY_FLAG}")
     return [part for part in report if part is not None]

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Protocol
 
 from .advice import card_sums
-from .cards import Card
+from .cards import Card, CardIndex
 from .errors import SearchStopped, StichError, did_you_mean, is_whole_number
 from .games.base import Objective, Rules
 from .generate import DEFAULT_SEED
@@ -123,6 +123,12 @@ def _check_to_move(position: Position) -> PlayState:
     return state
 
 
+def named_index(position: Position, index: int) -> CardIndex:
+    """A chosen card's pack index that prints as the card (``T19``, not ``38``): an int to every caller, as a
+    :class:`SolveResult`'s cards are, so a bot's choice and its estimates read at a prompt."""
+    return CardIndex(int(index), position.pack[int(index)])
+
+
 @dataclass(frozen=True)
 class RandomBot:
     """A legal card at random, seeded by the deal and the play so far."""
@@ -138,7 +144,7 @@ class RandomBot:
         state = _check_to_move(position)
         legal = [card for card in range(len(position.pack)) if state.legal_cards() >> card & 1]
         rng = random.Random(_mix(self.seed, _deal_key(position), position.played))
-        return rng.choice(legal)
+        return named_index(position, rng.choice(legal))
 
 
 class _PointsEngine:
@@ -172,10 +178,11 @@ class CheaterBot(_PointsEngine):
     def choose(self, position: Position) -> int:
         state = _check_to_move(position)
         if state.legal_cards().bit_count() == 1:
-            return state.legal_cards().bit_length() - 1
+            return named_index(position, state.legal_cards().bit_length() - 1)
         objective, values = card_values(position, self.plays_for, lambda: self.engine)
         best = max(for_seat(value, objective, state.to_move) for _, value in values)
-        return min(card for card, value in values if for_seat(value, objective, state.to_move) == best)
+        return named_index(position, min(card for card, value in values
+                                         if for_seat(value, objective, state.to_move) == best))
 
 
 @dataclass
@@ -255,21 +262,22 @@ class SamplingBot(_PointsEngine):
         if legal.bit_count() == 1:
             self.last_estimates = []
             self.last_samples = 0  # nothing to decide: no sample drawn
-            return legal.bit_length() - 1
+            return named_index(position, legal.bit_length() - 1)
         seat = state.to_move
         if plays_for_the_score(position, self.plays_for):
             # card advice's sampling: the same samples and per-card settlements, on ``workers`` processes
             cards, sums, _ = card_sums(position, samples=self.samples, seed=self._seed(position),
                                        workers=self.workers, time_limit=self.time_limit, at_least=1, bonuses=False,
                                        tricks=False)
-            self.last_estimates = sorted((CardEstimate(card, sums.contracts[i].n,
+            self.last_estimates = sorted((CardEstimate(named_index(position, card), sums.contracts[i].n,
                                                        sums.contracts[i].total / SHARE_SCALE)
                                           for i, card in enumerate(cards)), key=lambda e: (-e.mean, e.card))
             self.last_samples = self.last_estimates[0].samples  # every card has the same samples
             return self.last_estimates[0].card
         setup = self.setup(position)
         deadline = None if self.time_limit is None else time.monotonic() + self.time_limit
-        estimates = {card: CardEstimate(card, 0, 0) for card in range(len(position.pack)) if legal >> card & 1}
+        estimates = {card: CardEstimate(named_index(position, card), 0, 0) for card in range(len(position.pack))
+                     if legal >> card & 1}
         for k in range(self.samples):
             rules, sample = draw_sample(setup, k)
             try:  # the first sample is always solved, the others stop at the deadline

@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterator, Mapping, Sequence, SupportsIndex, cast
 
 from .analysis import SCHEMA
+from .cards import Card
 from .bots import WHAT_A_BOT_IS, Bot, SamplingBot, bot_source, is_bot, is_stich_bot
 from .checkpoint import Journal, Span, SpanSet, checkpoint_note, other_jobs_note
 from .diagram import card_names
@@ -633,6 +634,9 @@ def play_out(position: Position, bots: Sequence[Bot], where: str = "",
             failed.bot_exception = error
             failed.bot_raised = not is_stich_bot(bot)  # a bot author's code: its traceback is his to read
             raise failed from error
+        if not isinstance(card, (str, Card)) and not is_whole_number(integral(card)):
+            raise BotError(f"{_card_at(position, where)}: bot {bot.name} at seat {seat + 1} returned "
+                           f"{_no_card_text(card)}, which is no card ({WHAT_CHOOSE_RETURNS})")
         try:  # a pack index, a Card or a token, as Position.play takes them
             position = position.play(card)
         except StichError as error:
@@ -644,6 +648,26 @@ def play_out(position: Position, bots: Sequence[Bot], where: str = "",
         if samples is not None:
             samples.append(bot.last_samples if isinstance(bot, SamplingBot) else None)
     return position
+
+
+#: What a bot's ``choose`` must return, said where it returned something else.
+WHAT_CHOOSE_RETURNS = "choose returns one card: a pack index, a Card or a card token"
+
+
+def _no_card_text(value: object) -> str:
+    """A bot's answer that is no card, as its message names it: a short one by its ``repr`` and type (``3.5 (a
+    float)``, ``None``), a long one, as a list of every legal card is, by its type alone (``a list of 6 items``), so
+    that the line stays one that reads."""
+    if value is None:
+        return "None"
+    shown = repr(value)
+    kind = type(value).__name__
+    if len(shown) <= 60:
+        return f"{shown} (a {kind})"
+    try:
+        return f"a {kind} of {len(value):,} items"  # type: ignore[arg-type]
+    except TypeError:
+        return f"a {kind}"
 
 
 #: The attribute of a KeyboardInterrupt that stopped a match, saying where as the interrupt's note says it: the board,

@@ -79,6 +79,25 @@ class Setup:
     announcements: str | None = None
     pot: int | None = None
 
+    def __repr__(self) -> str:
+        """One line in the words a caller used: the seat 1-based as :func:`position_setup` took it, cards by name,
+        where the fields hold the engine's 0-based seat beside a 1-based declarer, masks and pack indices."""
+        cards = get_game(self.game).pack.cards
+
+        def names(indices: Iterator[int] | Sequence[int]) -> str:
+            return " ".join(cards[index].name for index in indices) or "-"
+
+        dealt = ", ".join(f"seat {seat + 1} {names(index for index in range(len(cards)) if mask >> index & 1)}"
+                          for seat, mask in enumerate(self.fixed) if mask)
+        extras = [f"played {names(self.played)}" if self.played else "",
+                  f"variant {', '.join(f'{name}={value}' for name, value in self.variant)}" if self.variant else "",
+                  f"state tags {', '.join(f'{name}={value}' for name, value in self.tags)}" if self.tags else "",
+                  f"announcements {self.announcements}" if self.announcements else "",
+                  f"pot {self.pot}" if self.pot is not None else ""]
+        extra = "".join(f"; {text}" for text in extras if text)
+        return (f"<Setup {self.game} {self.contract}, declarer {self.declarer}, {self.seats} seats, seed {self.seed}: "
+                f"sampled for seat {self.seat + 1}; known: {dealt}{extra}>")
+
     @cached_property
     def unscored(self) -> frozenset[str]:
         """The bonuses the contract alone leaves out (``Game.contract_unscored_bonuses``: a Tout's Schneider), whose

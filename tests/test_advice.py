@@ -331,6 +331,16 @@ def test_card_advice_gives_each_cards_bonus_odds_as_contract_advice_does():
     assert all(not card["bonuses"] for card in card_advice(kratzen, samples=2, workers=1, pot=8).as_dict()["cards"])
 
 
+def test_card_advice_names_the_cards_never_making_a_bonus_as_its_table_does():
+    """The note under card advice's table names the cards that made no bonus as the table's rows write them, ``♠K`` in
+    a French pack, not by their tokens (``SK``), which the table above never shows."""
+    from solver.generate import random_position
+    advice = card_advice(random_position("zwanzigerrufen", 2, 1), samples=2, seed=1, workers=1)
+    note = str(advice).splitlines()[-1]
+    assert note == ("never made in 2 samples, so each below 66% (the top of its 95% interval): Pagat Ultimo, Valat "
+                    "(T20, T13, T9, ♠K, ♣N, ♣J, T1, T21); Valat (♠Q, ♥K)")
+
+
 def test_card_advice_bonus_counts_are_those_of_each_cards_settlement():
     """Each card's bonus odds are the share of samples whose double-dummy settlement after the card
     (``dd_settlement``, its line played out and scored) pays the bonus: checked sample by sample on the Pagat Ultimo

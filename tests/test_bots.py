@@ -210,6 +210,47 @@ def test_a_bot_of_ones_own_may_answer_with_a_card_or_a_token_and_an_illegal_one_
                    contract="Solo E")
 
 
+def test_the_built_in_bots_choices_and_estimates_print_as_cards():
+    """At a prompt a bot's choice and the estimates behind it read as cards (``T19``), not as pack indices to look up,
+    and stay the ints a caller indexes the pack with and plays."""
+    position = position_from_record(random_record("zwanzigerrufen", 1, 1))
+    sampling = make_bot("sampling:2")
+    chosen = sampling.choose(position)
+    assert repr(chosen) == position.pack[chosen].name and position.play(chosen).played == (int(chosen),)
+    assert all(repr(estimate).startswith(f"CardEstimate(card={position.pack[estimate.card].name}, ")
+               for estimate in sampling.last_estimates)
+    for bot in (make_bot("random"), make_bot("cheater", plays_for="points")):
+        chosen = bot.choose(position)
+        assert isinstance(chosen, int) and repr(chosen) == position.pack[chosen].name
+
+
+def test_a_bot_that_returns_no_card_is_told_what_choose_returns():
+    """A bot that returns its legal cards whole, None or a number that is no index is told that it returned no card
+    and what ``choose`` returns, naming the value once (a long one by its type alone), not as a card that "is not
+    a legal card here"."""
+
+    class Answers:
+        def __init__(self, answer):
+            self.name, self.answer = "answers", answer
+
+        def choose(self, position):
+            return self.answer(position)
+
+    def refusal(answer):
+        with pytest.raises(StichError) as refused:
+            play_match("schafkopf", [Answers(answer), RandomBot(), RandomBot(), RandomBot()], boards=1, seed=1)
+        return str(refused.value)
+
+    where, what = "board 1, rotation 0, card 1 (trick 1): bot answers at seat 1 returned ", (
+        ", which is no card (choose returns one card: a pack index, a Card or a card token)")
+    assert refusal(lambda position: position.legal_cards()) == (
+        where + "CardSet.of('Schafkopf', 'EZ EK EU GZ GK HA H8 H7') (a CardSet)" + what)
+    assert refusal(lambda position: list(position.legal_cards())) == where + "a list of 8 items" + what
+    assert refusal(lambda position: None) == where + "None" + what
+    assert refusal(lambda position: 3.5) == where + "3.5 (a float)" + what
+    assert refusal(lambda position: True) == where + "True (a bool)" + what
+
+
 def test_a_mean_of_two_boards_is_rounded_as_its_boards_add_up():
     """Boards of 0 and +1.25 for the cheater make a mean of exactly 0.625, which the report writes +0.63, as a reader
     adding the boards up rounds it, not +0.62 (the float's half-to-even rounding, which would write 0.375 as +0.38)."""

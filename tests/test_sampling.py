@@ -1104,3 +1104,18 @@ def test_the_mean_tricks_interval_of_four_samples_is_cut_at_no_trick():
     mean, low, high = mean_interval(4, 2, 4)  # the tricks 2, 0, 0, 0: their sum and sum of squares
     assert (analysis.mean, mean) == (0.5, 0.5) and low < -1 and analysis.interval == (0.0, high)
     assert "mean tricks 0.5 (95%: 0.0 to 2.1)" in report_text(analysis.as_dict())
+
+
+def test_a_setup_reads_in_the_caller_s_words() -> None:
+    """A bot author prints the setup ``position_setup`` gave him: it names the seat he passed (1-based, where the field
+    holds the engine's 0-based seat beside a 1-based declarer) and the cards by name, not as masks and pack indices."""
+    from solver.generate import random_position
+
+    rufer = random_position("schafkopf", 1, 1).play_cards("EZ EA")
+    setup = position_setup(rufer, 3, seed=1)
+    assert setup.seat == 2 and repr(setup) == (
+        "<Setup Schafkopf Rufer E, declarer 1, 4 seats, seed 1: sampled for seat 3; known: seat 1 EZ, seat 2 EA, "
+        "seat 3 EO E9 GA GO GU G9 HK SK; played EZ EA>")
+    kratzen = position_setup(random_position("kratzen", 1, 1, seats=3), 2, seed=1)
+    assert repr(kratzen) == ("<Setup Kratzen Trump S, declarer 1, 3 seats, seed 1: sampled for seat 2; "
+                             "known: seat 2 EU G7 H9 SU>")
