@@ -109,7 +109,7 @@ def test_a_hand_analysis_prints_its_report_as_stich_analyse_does():
     text = str(analysis)
     assert text.splitlines()[:3] == ["Kratzen Trump E, seat 1: EO E9 SU SZ", "4 samples (seed 1); scored with pot 4",
                                      "mean payment +2.25 chips (95%: +1.45 to +3.05), the attacker's own, "
-                                     "from the pot"]
+                                     "from and into the pot"]
     assert ("targets forced (brackets: 95% intervals)\ntarget           whose     forced\n"
             "Tricks (seat 1)  the hand  100%") in text
     assert "opening cards (brackets: 95% intervals)\ncard  mean payment  win" in text
