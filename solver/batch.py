@@ -108,7 +108,9 @@ class BatchSummary:
     reader of the file counts those records twice), and the output's lines that answer no
     record of the file (``stale``, the first few of their ids in ``stale_ids``: the input was regenerated or a
     record edited since they were written; they are kept); ``notes``, each note of the lines this run wrote (a
-    Kratzen record without a pot settles at 0) with how many lines carry it, since nobody reads them line by line;
+    Kratzen record without a pot settles at 0) with how many lines carry it, since nobody reads them line by line,
+    and ``note_places``, for each note the place of the first record in the file whose line carries it
+    (``deals.tbn:19``), so that the text says where to look, as every other command says its records' notes;
     ``comments_alone`` and ``lines_read``, the comments and the count of lines of an input that held nothing else
     (:class:`~solver.formats.tbn.RecordItems`'), for ``stich batch`` to say where they are JSON or where reading
     ended; ``stream``, whether the output was a stream (:func:`~solver.files.is_stream_output`: stdout, a pipe, a
@@ -127,6 +129,7 @@ class BatchSummary:
     source: str = ""  # the file of records and the output as given, not escaped (the text shows them by shown_name)
     out: str = ""
     notes: tuple[tuple[str, int], ...] = ()
+    note_places: tuple[str, ...] = ()
     comments_alone: tuple[Comment, ...] = ()
     lines_read: int = 0
     stream: bool = False
@@ -179,7 +182,8 @@ class BatchSummary:
                 "records": self.records, "skipped": self.skipped, "solved": self.solved, "errors": self.errors,
                 "duplicates": self.duplicates, "repeated": self.repeated, "stale": self.stale,
                 "stale_ids": list(self.stale_ids),
-                "notes": [{"note": note, "records": count} for note, count in self.notes],
+                "notes": [{"note": note, "records": count, "first": place or None}
+                          for (note, count), place in zip(self.notes, [*self.note_places, *[""] * len(self.notes)])],
                 "seconds": round(self.seconds, 3)}
 
 
@@ -202,9 +206,18 @@ def summary_text(summary: BatchSummary, *, timed: bool = True) -> str:
 
 
 def notes_text(summary: BatchSummary) -> list[str]:
-    """A line for each note of the lines this run wrote (``note: 120 records solved now: pot 0: ...``), as ``stich
-    solve`` prints a record's notes under its answer."""
-    return [f"note: {count:,} record{'' if count == 1 else 's'} solved now: {note}" for note, count in summary.notes]
+    """A line for each note of the lines this run wrote (``note: 120 records solved now (the first at deals.tbn:1):
+    pot 0: ...``, ``note: 1 record solved now (at deals.tbn:1): ...``), as ``stich solve`` prints a record's notes
+    under its answer; the place, where the summary has one, of the first record in the file whose line carries it."""
+    places = [*summary.note_places, *[None] * len(summary.notes)]
+    return [f"note: {count:,} record{'' if count == 1 else 's'} solved now"
+            f"{f' ({at_first(count)} {place})' if place else ''}: {note}"
+            for (note, count), place in zip(summary.notes, places)]
+
+
+def at_first(count: int) -> str:
+    """How a note's place is introduced: the one record's, or the first of several."""
+    return "at" if count == 1 else "the first at"
 
 
 def stale_text(summary: BatchSummary) -> str | None:
@@ -706,11 +719,20 @@ class _Writer:
         self.solved = 0
         self.errors = 0
         self.notes: dict[str, int] = {}  # each note of the lines written: how many carry it
+        self.note_lines: dict[str, tuple[int, str]] = {}  # each note's first record in the file: its line and place
         self.chunks: _TimedChunks | None = None  # told how many lines are written, to size the next chunks
 
     def write_chunk(self, chunk: list[Item], lines: Iterable[Line]) -> None:
         """A pool's ``on_result``: the lines of a chunk that is back."""
         self.write(lines)
+
+    def _note_place(self, note: str, record: dict[str, Any]) -> None:
+        """Keeps ``record``'s place for ``note`` where it is the first in the file that carries it so far (a pool's
+        chunks come back in any order)."""
+        if not isinstance(record.get("line"), int):
+            return
+        if note not in self.note_lines or record["line"] < self.note_lines[note][0]:
+            self.note_lines[note] = (record["line"], f"{record.get('source')}:{record['line']}")
 
     def write(self, lines: Iterable[Line]) -> None:
         for line, is_error in lines:
@@ -729,8 +751,10 @@ class _Writer:
             else:
                 self.solved += 1
                 if '"notes":' in line:
-                    for note in json.loads(line).get("notes", ()):
+                    document = json.loads(line)
+                    for note in document.get("notes", ()):
                         self.notes[note] = self.notes.get(note, 0) + 1
+                        self._note_place(note, document.get("record") or {})
             if self.progress is not None:
                 self.progress(self.solved + self.errors, self.total)
 
@@ -947,6 +971,7 @@ def _solve_records(source: str | os.PathLike, out_path: str | os.PathLike, done:
     return BatchSummary(seen[0], seen[1], writer.solved, writer.errors, time.perf_counter() - start,
                         duplicates=seen[2], stale=len(done), stale_ids=_ids_of(out_path, done),
                         source=os.fspath(source), out=os.fspath(out_path), notes=tuple(writer.notes.items()),
+                        note_places=tuple(writer.note_lines.get(note, (0, ""))[1] for note in writer.notes),
                         comments_alone=tuple(reading.comments_alone), lines_read=reading.lines_read,
                         stream=stream)
 

@@ -582,7 +582,8 @@ def test_a_batch_summary_prints_and_renders_what_stich_batch_says_at_its_end(tmp
     out = tmp_path / "out.jsonl"
     summary = solver.solve_batch(VALAT.parent / "kratzen.tbn", out, workers=1)
     assert str(summary).splitlines() == [  # the examples' Kratzen records name no pot: the lines' note, said once
-        "note: 5 records solved now: pot 0: every line settles at 0 (give the record a [Pot] tag, or --pot CHIPS)",
+        f"note: 5 records solved now (the first at {VALAT.parent / 'kratzen.tbn'}:10): pot 0: every line settles at 0 "
+        "(give the record a [Pot] tag, or --pot CHIPS)",
         f"5 written to {out} (5 solved, 0 errors), 0 already done, {summary.seconds:.1f} s"]
     html = _Cells(summary._repr_html_())
     assert html.paragraphs == str(summary).splitlines()[::-1]
