@@ -394,7 +394,8 @@ def test_a_play_section_cut_from_its_tags_by_a_blank_line_is_said_so():
 
 
 #: A whole Kratzen deal of three hands: 12 of the pack's 33 cards are dealt, the rest stay out of play.
-THREE_KRATZEN = '[Game "Kratzen"]\n[Seats "3"]\n[Deal "1: EA EK GA GK / E9 E8 G9 G8 / HA HK H9 H8"]\n[Contract "Trump S"]\n'
+THREE_KRATZEN = ('[Game "Kratzen"]\n[Seats "3"]\n[Deal "1: EA EK GA GK / E9 E8 G9 G8 / HA HK H9 H8"]\n'
+                 '[Contract "Trump S"]\n')
 
 
 def test_a_kratzen_card_nobody_was_dealt_is_said_not_dealt():
