@@ -391,7 +391,8 @@ def check_answer_parts(can_force: bool | None, *, reason: str, guaranteed: int |
         return "does not arise", f": {reason}"
     answer = "yes" if can_force else "no"
     if guaranteed is not None:
-        already = "missed already: " if missed and not made else ""  # too few tricks left, whoever wins them
+        # made: the seat holds its target's tricks; missed: too few tricks left, whoever wins them
+        already = "made already: " if made else "missed already: " if missed else ""
         return answer, f" - {already}guarantees {guaranteed:,} trick{'' if guaranteed == 1 else 's'}, needs {target}"
     if made:
         return answer, " - made already"

@@ -108,7 +108,9 @@ class BatchSummary:
     reader of the file counts those records twice), and the output's lines that answer no
     record of the file (``stale``, the first few of their ids in ``stale_ids``: the input was regenerated or a
     record edited since they were written; they are kept); ``notes``, each note of the lines this run wrote (a
-    Kratzen record without a pot settles at 0) with how many lines carry it, since nobody reads them line by line;
+    Kratzen record without a pot settles at 0) with how many lines carry it, since nobody reads them line by line,
+    and ``note_places``, for each note the place of the first record in the file whose line carries it
+    (``deals.tbn:19``), so that the text says where to look, as every other command says its records' notes;
     ``comments_alone`` and ``lines_read``, the comments and the count of lines of an input that held nothing else
     (:class:`~solver.formats.tbn.RecordItems`'), for ``stich batch`` to say where they are JSON or where reading
     ended; ``stream``, whether the output was a stream (:func:`~solver.files.is_stream_output`: stdout, a pipe, a
@@ -128,6 +130,7 @@ class BatchSummary:
     out: str = ""
     notes: tuple[tuple[str, int], ...] = ()
     note_games: tuple[tuple[str, str], ...] = ()  # each note's game, of the first line that carries it
+    note_places: tuple[str, ...] = ()  # each note's first record in the file, FILE:LINE
     comments_alone: tuple[Comment, ...] = ()
     lines_read: int = 0
     stream: bool = False
@@ -180,7 +183,8 @@ class BatchSummary:
                 "records": self.records, "skipped": self.skipped, "solved": self.solved, "errors": self.errors,
                 "duplicates": self.duplicates, "repeated": self.repeated, "stale": self.stale,
                 "stale_ids": list(self.stale_ids),
-                "notes": [{"note": note, "records": count} for note, count in self.notes],
+                "notes": [{"note": note, "records": count, "first": place or None}
+                          for (note, count), place in zip(self.notes, [*self.note_places, *[""] * len(self.notes)])],
                 "seconds": round(self.seconds, 3)}
 
 
@@ -203,12 +207,24 @@ def summary_text(summary: BatchSummary, *, timed: bool = True) -> str:
 
 
 def notes_text(summary: BatchSummary) -> list[str]:
-    """A line for each note of the lines this run wrote, with how many carry it (``note: pot 0: ... (120 records
-    solved now)``), as ``stich solve`` says a note of many records once: a pot of 0 in its words
-    (:func:`~solver.games.outcome.pot_zero_said`)."""
+    """A line for each note of the lines this run wrote, with how many carry it and where the first of them is in
+    the file (``note: pot 0: ... (120 records solved now, the first at deals.tbn:1)``), as ``stich solve`` says a
+    note of many records once: a pot of 0 in its words (:func:`~solver.games.outcome.pot_zero_said`)."""
     games = dict(summary.note_games)
-    return [f"note: {note_said(note, games.get(note, ''))} ({count:,} record{'' if count == 1 else 's'} solved now)"
-            for note, count in summary.notes]
+    places = [*summary.note_places, *[""] * len(summary.notes)]
+    return [f"note: {with_aside(note_said(note, games.get(note, '')), records_said(count, place))}"
+            for (note, count), place in zip(summary.notes, places)]
+
+
+def records_said(count: int, place: str) -> str:
+    """How many records' lines carry a note, and the place of the one, or of the first of several."""
+    records = f"{count:,} record{'' if count == 1 else 's'} solved now"
+    return f"{records}, {'at' if count == 1 else 'the first at'} {place}" if place else records
+
+
+def with_aside(text: str, aside: str) -> str:
+    """``text (aside)``; inside the text's own last bracket where it ends in one, not two brackets in a row."""
+    return f"{text[:-1]}; {aside})" if text.endswith(")") else f"{text} ({aside})"
 
 
 def note_said(note: str, game: str) -> str:
@@ -719,11 +735,20 @@ class _Writer:
         self.errors = 0
         self.notes: dict[str, int] = {}  # each note of the lines written: how many carry it
         self.note_games: dict[str, str] = {}  # each note's game, of the first line that carries it
+        self.note_lines: dict[str, tuple[int, str]] = {}  # each note's first record in the file: its line and place
         self.chunks: _TimedChunks | None = None  # told how many lines are written, to size the next chunks
 
     def write_chunk(self, chunk: list[Item], lines: Iterable[Line]) -> None:
         """A pool's ``on_result``: the lines of a chunk that is back."""
         self.write(lines)
+
+    def _note_place(self, note: str, record: dict[str, Any]) -> None:
+        """Keeps ``record``'s place for ``note`` where it is the first in the file that carries it so far (a pool's
+        chunks come back in any order)."""
+        if not isinstance(record.get("line"), int):
+            return
+        if note not in self.note_lines or record["line"] < self.note_lines[note][0]:
+            self.note_lines[note] = (record["line"], f"{record.get('source')}:{record['line']}")
 
     def write(self, lines: Iterable[Line]) -> None:
         for line, is_error in lines:
@@ -746,6 +771,7 @@ class _Writer:
                     for note in document.get("notes", ()):
                         self.notes[note] = self.notes.get(note, 0) + 1
                         self.note_games.setdefault(note, document.get("game") or "")
+                        self._note_place(note, document.get("record") or {})
             if self.progress is not None:
                 self.progress(self.solved + self.errors, self.total)
 
@@ -963,6 +989,7 @@ def _solve_records(source: str | os.PathLike, out_path: str | os.PathLike, done:
                         duplicates=seen[2], stale=len(done), stale_ids=_ids_of(out_path, done),
                         source=os.fspath(source), out=os.fspath(out_path), notes=tuple(writer.notes.items()),
                         note_games=tuple(writer.note_games.items()),
+                        note_places=tuple(writer.note_lines.get(note, (0, ""))[1] for note in writer.notes),
                         comments_alone=tuple(reading.comments_alone), lines_read=reading.lines_read,
                         stream=stream)
 

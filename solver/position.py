@@ -479,7 +479,10 @@ def _required(record: Record, name: str) -> Tag:
             raise _error(record, f"the record has no [{name}] tag; [{near.name}] on line {near.line}"
                          f"{did_you_mean(near.name, [name])}", near.line, near.column, near.name,
                          f"a [{name} \"...\"] tag")
-        raise _error(record, f"the record has no [{name}] tag", record.line, 1, None, f"a [{name} \"...\"] tag")
+        # a Play section with no deal of its own: a blank line (PGN's, between tags and moves) cut it from its record
+        cut = " (a blank line ends a record: one between the tags above and this [Play] section?)" if (
+            name == "Game" and record.tag("Play") is not None and record.tag("Deal") is None) else ""
+        raise _error(record, f"the record has no [{name}] tag{cut}", record.line, 1, None, f"a [{name} \"...\"] tag")
     return tag
 
 

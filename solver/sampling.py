@@ -1496,7 +1496,7 @@ def summary_lines(document: Mapping[str, Any]) -> list[str]:
     if document.get("score_mean") is not None:
         score_spread = spread_text(document["samples"], document["score_interval"],
                                    document.get("score_interval_note"), signed_mean)
-        whose = (f"the {game.declarer_title}'s own, from the pot" if game.has_pot
+        whose = (f"the {game.declarer_title}'s own, from and into the pot" if game.has_pot
                  else f"seat {document['seat']}'s share of its side's settlement")
         mean = signed_mean(document['score_mean'])
         lines.append(f"mean payment {mean} {game.score_unit}{'' if over else f' ({score_spread})'}, {whose}")

@@ -503,15 +503,16 @@ def test_held_to_few_points_is_measured_on_what_an_ending_holds(game, deal, cont
 
 def test_a_kratzen_seat_short_of_its_target_with_too_few_tricks_left_has_missed_it():
     """A Kratzen seat whose tricks plus those left are short of its target has missed it, mid-deal as at the end (the
-    attacker who took 1 of his 2 tricks: "no - guarantees 1 trick, needs 2", already_missed), as a Valat after a lost
-    trick is "missed"."""
+    attacker who took 1 of his 2 tricks: "no - missed already: guarantees 1 trick, needs 2", already_missed), as a Valat
+    after a lost trick is "missed"; a seat that holds its target's tricks has made it already, and says so."""
     deal = "1: HA EK E7 G9 / S6 EA G7 H8 / HK HZ EZ S8"
     over = solver.make_position("Kratzen", deal, "Trump H", play="HA H8 HZ EK EA EZ G7 HK G9 S8 E7 S6")
     checks = check_bonuses(over)
     assert [(c.seat, c.achieved, c.already_made, c.already_missed) for c in checks] == [
         (1, 1, False, True), (2, 2, True, False), (3, 1, True, False)]
     assert checks[0].answer() == "no - missed already: guarantees 1 trick, needs 2"
-    assert checks[1].answer() == "yes - guarantees 2 tricks, needs 1"
+    assert checks[1].answer() == "yes - made already: guarantees 2 tricks, needs 1"
+    assert checks[2].answer() == "yes - made already: guarantees 1 trick, needs 1"
     # six seats, three tricks to seat 4: one trick left, led by seat 4's trump GO, whom nothing left beats, so
     # every seat short of its target has missed it (the attacker 0 of 2, seats 2, 3, 5, 6 0 of 1)
     six = "1: EA EK EO EU / HA HK HO HU / SA SK SO SU / GA GK GO GU / S6 EZ HZ GZ / E9 H9 S9 G9"

@@ -672,6 +672,23 @@ def test_a_suit_named_by_a_card_suggests_the_contract(text, hint):
     assert hint or "did you mean" not in str(refused.value)
 
 
+@pytest.mark.parametrize("game, text, hint", [
+    (solver.Kratzen, "Trump Herz", "; did you mean 'Trump H'?"),
+    (solver.Kratzen, "Trump eichel Muss", "; did you mean 'Trump E Muss'?"),
+    (solver.Kratzen, "Trumpf Grün SevenMuss", "; did you mean 'Trump G SevenMuss'?"),
+    (solver.Kratzen, "Trump Schellen", "; did you mean 'Trump S'?"), (solver.Kratzen, "Trump Blau", ""),
+    (solver.Schafkopf, "Solo Herz", "; did you mean 'Solo H'?"),
+    (solver.Schafkopf, "Rufer Laub", "; did you mean 'Rufer G'?"),
+    (solver.Schafkopf, "Rufer Herz", ""),  # hearts are not called: no contract to suggest
+])
+def test_a_suit_named_in_words_suggests_the_contract(game, text, hint):
+    """A German player names the suit ("Trump Herz", "Solo Eichel"): refused with the letter's contract, where there
+    is one."""
+    with pytest.raises(InvalidContractError) as refused:
+        game.parse_contract(text)
+    assert str(refused.value) == f"contract {text!r}: {text.split()[1]!r} is not a suit (E, G, H or S){hint}"
+
+
 @pytest.mark.parametrize("seat", ["x", True, 2.5, 0])
 def test_tree_seat_is_checked_for_the_default_objective(kratzen, seat):
     """Kratzen's tree falls back to a seat's tricks, so its seat is checked before it is used (else a TypeError)."""

@@ -109,7 +109,7 @@ def test_a_hand_analysis_prints_its_report_as_stich_analyse_does():
     text = str(analysis)
     assert text.splitlines()[:3] == ["Kratzen Trump E, seat 1: EO E9 SU SZ", "4 samples (seed 1); scored with pot 4",
                                      "mean payment +2.25 chips (95%: +1.45 to +3.05), the attacker's own, "
-                                     "from the pot"]
+                                     "from and into the pot"]
     assert ("targets forced (brackets: 95% intervals)\ntarget           whose     forced\n"
             "Tricks (seat 1)  the hand  100%") in text
     assert "opening cards (brackets: 95% intervals)\ncard  mean payment  win" in text
@@ -583,7 +583,7 @@ def test_a_batch_summary_prints_and_renders_what_stich_batch_says_at_its_end(tmp
     summary = solver.solve_batch(VALAT.parent / "kratzen.tbn", out, workers=1)
     assert str(summary).splitlines() == [  # the examples' Kratzen records name no pot: the lines' note, said once
         "note: pot 0: every line settles at 0 chips: give the record a [Pot] tag, or --pot CHIPS (5 records solved "
-        "now)",
+        f"now, the first at {VALAT.parent / 'kratzen.tbn'}:10)",
         f"5 written to {out} (5 solved, 0 errors), 0 already done, {summary.seconds:.1f} s"]
     html = _Cells(summary._repr_html_())
     assert html.paragraphs == str(summary).splitlines()[::-1]

@@ -1138,3 +1138,14 @@ def test_what_is_no_start_of_a_batch_line_is_still_refused(tmp_path: Path, conte
     with pytest.raises(StichError, match="not a stich batch output"):
         solve_batch(source, out, workers=1)
     assert out.read_bytes() == content
+
+
+def test_a_batch_note_ending_in_a_bracket_takes_its_count_inside_it():
+    """A note that ends in its own bracket (a pointer to the docs) takes the count and place inside that bracket:
+    two brackets in a row do not read."""
+    from solver.batch import BatchSummary, notes_text
+
+    summary = BatchSummary(3, 0, 3, 0, 0.1, notes=(("an ending: cards of the tricks before (docs/scoring.md)", 3),),
+                           note_places=("deals.tbn:7",))
+    assert notes_text(summary) == [
+        "note: an ending: cards of the tricks before (docs/scoring.md; 3 records solved now, the first at deals.tbn:7)"]

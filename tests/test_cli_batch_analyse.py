@@ -74,7 +74,9 @@ def test_batch_json_prints_the_runs_summary_as_one_document(tmp_path):
     common = {"schema": "stich-result/1", "command": "batch", "source": str(deals), "out": str(out), "records": 4,
               "errors": 1, "duplicates": 0, "repeated": 0, "stale": 0, "stale_ids": []}
     pot_note = "pot 0: every line settles at 0 (give the record a [Pot] tag, or --pot CHIPS)"
-    assert documents == [{**common, "skipped": 0, "solved": 3, "notes": [{"note": pot_note, "records": 3}]},
+    second = [number for number, line in enumerate(deals.read_text().splitlines(), 1) if line.startswith("[Game")][1]
+    assert documents == [{**common, "skipped": 0, "solved": 3,
+                          "notes": [{"note": pot_note, "records": 3, "first": f"{deals}:{second}"}]},
                          {**common, "skipped": 3, "solved": 0, "notes": []}]
     assert len(out.read_text().splitlines()) == 4
 
@@ -89,22 +91,39 @@ def test_batch_says_the_notes_of_its_lines_once_each(tmp_path):
     note = "pot 0: every line settles at 0 (give the record a [Pot] tag, or --pot CHIPS)"
     result = runner.invoke(app, ["batch", str(deals), "--out", str(tmp_path / "out.jsonl"), "--workers", "1"])
     assert result.exit_code == 0, result.stderr
+    first = f"{deals}:1"  # the first record whose line carries the note, where to look
     assert result.stderr.splitlines()[:-1] == [
         "stich: batch: pot 0: every line settles at 0 chips: give the record a [Pot] tag, or --pot CHIPS (5 records "
-        "solved now)"]
+        f"solved now, the first at {first})"]
     lines = [json.loads(line) for line in (tmp_path / "out.jsonl").read_text().splitlines()]
     assert all(line["notes"] == [note] and line["results"][0]["total"] == 0 for line in lines)
     given = runner.invoke(app, ["batch", str(deals), "--out", str(tmp_path / "given.jsonl"), "--workers", "1",
                                 "--pot", "0"])
     assert given.exit_code == 0, given.stderr
     assert given.stderr.splitlines()[:-1] == [
-        "stich: batch: pot 0: every line settles at 0 chips (5 records solved now)"]
+        f"stich: batch: pot 0: every line settles at 0 chips (5 records solved now, the first at {first})"]
     summary = solver.solve_batch(deals, tmp_path / "potted.jsonl", workers=1, pot=3)
     assert summary.notes == () and "note:" not in str(summary)
     lines = [json.loads(line) for line in (tmp_path / "potted.jsonl").read_text().splitlines()]
     assert all("notes" not in line for line in lines) and any(line["results"][0]["total"] != 0 for line in lines)
     again = solver.solve_batch(deals, tmp_path / "out.jsonl", workers=1)  # a rerun writes nothing: no note
     assert again.notes == () and again.skipped == 5
+
+
+def test_batch_says_where_the_one_record_without_a_pot_is(tmp_path):
+    """Of records paid from a pot, the one without a [Pot] tag is named by its place, as every other command names
+    it, on a pool too, whose chunks come back in any order."""
+    records = [format_record(record) for record in solver.random_records("Kratzen", 5, 4, seats=3)]
+    parts = [record if number == 2 else record + '[Pot "12"]\n' for number, record in enumerate(records)]
+    deals = tmp_path / "deals.tbn"
+    deals.write_text("\n".join(parts))
+    line = "\n".join(parts[:2]).count("\n") + 2  # the third record's first line, after the blank line between
+    result = runner.invoke(app, ["batch", str(deals), "--out", str(tmp_path / "out.jsonl"), "--workers", "2",
+                                 "--chunk-size", "1"])
+    assert result.exit_code == 0, result.stderr
+    assert result.stderr.splitlines()[:-1] == [
+        "stich: batch: pot 0: every line settles at 0 chips: give the record a [Pot] tag, or --pot CHIPS (1 record "
+        f"solved now, at {deals}:{line})"]
 
 
 def test_batch_lines_asked_with_a_pot_are_in_the_schema(tmp_path):

@@ -396,6 +396,36 @@ def test_a_card_the_seat_does_not_hold_is_said_where_it_is():
     assert "seat 1 does not hold this card: seat 2 holds it; seat 1 led" in str(elsewhere)
 
 
+def test_a_play_section_cut_from_its_tags_by_a_blank_line_is_said_so():
+    """PGN puts a blank line between the tags and the moves; here a blank line ends a record, so the Play section is a
+    record of its own, without a [Game] tag: the message says the likely cause, not only the missing tag."""
+    cut = error_of(GOOD + '\n[Play "1"]\nEO SU H9 H8\n')
+    assert (cut.line, cut.column) == (6, 1)
+    assert str(cut) == ('bad.tbn:6:1: the record has no [Game] tag (a blank line ends a record: one between the tags '
+                        'above and this [Play] section?) (expected a [Game "..."] tag)')
+    alone = error_of('[Event "x"]\n[Deal "1: EO GO / SU EA / GZ GK / H8 H7"]\n')  # no Play section: no such hint
+    assert str(alone) == 'bad.tbn:1:1: the record has no [Game] tag (expected a [Game "..."] tag)'
+
+
+#: A whole Kratzen deal of three hands: 12 of the pack's 33 cards are dealt, the rest stay out of play.
+THREE_KRATZEN = ('[Game "Kratzen"]\n[Seats "3"]\n[Deal "1: EA EK GA GK / E9 E8 G9 G8 / HA HK H9 H8"]\n'
+                 '[Contract "Trump S"]\n')
+
+
+def test_a_kratzen_card_nobody_was_dealt_is_said_not_dealt():
+    """A whole Kratzen deal leaves most of the pack undealt: a card in no hand and no trick was never dealt, not
+    played before an ending's start; an ending of a game that deals part of its pack may be either."""
+    undealt = error_of(THREE_KRATZEN + '[Play "1"]\nEA E7\n')
+    assert (undealt.line, undealt.token) == (6, "E7")
+    assert "seat 2 does not hold this card: not dealt; seat 1 led" in str(undealt)
+    with pytest.raises(solver.StichError, match=r"^seat 2 does not hold SU: not dealt \(legal: E9 E8\)$"):
+        solver.parse_positions(THREE_KRATZEN)[0].play("EA").play("SU")
+    ending = solver.parse_positions('[Game "Kratzen"]\n[Deal "1: EA EK / GA GK / HA HK"]\n[Contract "Trump S"]\n')[0]
+    with pytest.raises(solver.StichError, match=r"^seat 1 does not hold EZ: played before this ending's start, or not "
+                                                r"dealt \(legal: EA EK\)$"):
+        ending.play("EZ")
+
+
 def test_a_hand_grouped_by_suit_or_a_numbered_trick_is_said_as_what_it_is():
     """A hand copied from the diagram (``T 21 17 ♠ K Q``) and a trick's number ``1.`` in the Play section are said as
     what the user wrote, not with the closest cards' names (TS, T1), which would mislead."""

@@ -1012,6 +1012,10 @@ class Game(metaclass=GameType):
 
 #: The German packs' suits and ranks in words (Schafkopf, Kratzen): "Eichel Ober", "Schellen Ten".
 GERMAN_SUIT_WORDS = {"E": "Eichel", "G": "Gras", "H": "Herz", "S": "Schellen"}
+#: The names players call the German suits by, lower-cased, each with its letter: a contract that names its suit so
+#: ("Trump Herz", "Solo Eichel") is told the letter it is written with.
+GERMAN_SUIT_NAMES = {**{word.lower(): letter for letter, word in GERMAN_SUIT_WORDS.items()},
+                     "grün": "G", "gruen": "G", "laub": "G", "blatt": "G", "schelle": "S", "eicheln": "E"}
 GERMAN_RANK_WORDS = {"A": "Ace", "Z": "Ten", "K": "King", "O": "Ober", "U": "Unter", "9": "Nine", "8": "Eight",
                      "7": "Seven"}
 

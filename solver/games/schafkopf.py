@@ -17,8 +17,8 @@ from ..variant import Flag, Variant
 from .tables import CalledCard, Level, RuleTables
 from .outcome import DealtBonus, ScoreItem, declarers_word, Scored, seats_of, total_payments, two_sided
 from .base import (Contract, Game, Objective, PayoffComponent, Rules, SettlementItems, TrumpSuitRules,
-                   GERMAN_RANK_WORDS, GERMAN_SUIT_WORDS, german_suited_pack, parse_words, points_objective, require,
-                   tricks_objective, unknown_objective)
+                   GERMAN_RANK_WORDS, GERMAN_SUIT_NAMES, GERMAN_SUIT_WORDS, german_suited_pack, parse_words,
+                   points_objective, require, tricks_objective, unknown_objective)
 
 _RANKS = [("A", 11, []), ("Z", 10, ["10", "T"]), ("K", 4, []), ("O", 3, []), ("U", 2, []),
           ("9", 0, []), ("8", 0, []), ("7", 0, [])]
@@ -314,12 +314,13 @@ class Schafkopf(Game):
 
     @classmethod
     def _suit_of_card_hint(cls, name: str, word: str) -> str:
-        """``"; did you mean 'Rufer G'?"`` for a suit named by one of its cards, as the called ace ("Rufer GA"), where
-        the contract so read is one; else ``""``."""
+        """``"; did you mean 'Rufer G'?"`` for a suit named by one of its cards, as the called ace ("Rufer GA"), or
+        in words ("Solo Herz"), where the contract so read is one; else ``""``."""
         card = PACK.lookup(word)
-        if card is None:
+        suit = PACK[card].suit if card is not None else GERMAN_SUIT_NAMES.get(word.lower())
+        if suit is None:
             return ""
-        guess = f"{name} {PACK[card].suit}"
+        guess = f"{name} {suit}"
         try:
             cls.read_contract(guess)
         except InvalidContractError:
