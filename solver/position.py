@@ -381,7 +381,8 @@ def _copy_record(record: Record) -> Record:
     return Record([replace(tag) for tag in record.tags],
                   None if play is None else PlaySection(play.leader, [list(line) for line in play.tricks],
                                                         play.terminated),
-                  record.source, record.line, [replace(comment) for comment in record.comments])
+                  record.source, record.line, [replace(comment) for comment in record.comments],
+                  record.follows_record)
 
 
 def _record_playing(record: Record, rules: Rules, card: int) -> Record:
@@ -479,9 +480,11 @@ def _required(record: Record, name: str) -> Tag:
             raise _error(record, f"the record has no [{name}] tag; [{near.name}] on line {near.line}"
                          f"{did_you_mean(near.name, [name])}", near.line, near.column, near.name,
                          f"a [{name} \"...\"] tag")
-        # a Play section with no deal of its own: a blank line (PGN's, between tags and moves) cut it from its record
+        # a record that starts with its Play section, after another record: a blank line (PGN's, between tags and
+        # moves) cut it from its tags
+        starts_with_play = bool(record.tags) and record.tags[0].name.lower() == "play"
         cut = " (a blank line ends a record: one between the tags above and this [Play] section?)" if (
-            name == "Game" and record.tag("Play") is not None and record.tag("Deal") is None) else ""
+            name == "Game" and record.follows_record and starts_with_play) else ""
         raise _error(record, f"the record has no [{name}] tag{cut}", record.line, 1, None, f"a [{name} \"...\"] tag")
     return tag
 

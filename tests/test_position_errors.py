@@ -407,6 +407,16 @@ def test_a_play_section_cut_from_its_tags_by_a_blank_line_is_said_so():
     assert str(alone) == 'bad.tbn:1:1: the record has no [Game] tag (expected a [Game "..."] tag)'
 
 
+@pytest.mark.parametrize("text", ['[Play "1"]\nEZ EA E9 E8\n*\n', '[Board "1"]\n[Play "1"]\nEZ EA E9 E8\n*\n',
+                                  GOOD + '\n[Board "2"]\n[Play "1"]\nEO SU H9 H8\n'])
+def test_a_play_section_with_no_record_above_it_gets_no_blank_line_hint(text):
+    """Only a record that starts with its [Play] tag after another record can have been cut from its tags by a blank
+    line: the file's first record, or one with a tag before [Play], has no tags above to be cut from."""
+    cut = error_of(text)
+    assert str(cut).endswith('the record has no [Game] tag (expected a [Game "..."] tag)')
+    assert "blank line" not in str(cut)
+
+
 #: A whole Kratzen deal of three hands: 12 of the pack's 33 cards are dealt, the rest stay out of play.
 THREE_KRATZEN = ('[Game "Kratzen"]\n[Seats "3"]\n[Deal "1: EA EK GA GK / E9 E8 G9 G8 / HA HK H9 H8"]\n'
                  '[Contract "Trump S"]\n')

@@ -175,6 +175,8 @@ class Record:
     source: str = "<string>"
     line: int = 0  # line of the first tag
     comments: list[Comment] = field(default_factory=list)
+    #: another record (or a bad one) comes before it in its input: a blank line may have cut it from that one's tags
+    follows_record: bool = field(default=False, compare=False)
 
     def tag(self, name: str) -> Tag | None:
         """The tag called ``name`` (case-insensitive), or None."""
@@ -727,6 +729,7 @@ class _Builder:
         self.line_open = False  # a card line is in progress (its physical line, or a brace comment on it, goes on)
         self.star_line = 0  # physical line of the '*' that ended the Play section
         self.after_open_play = False  # the record before ended, at a blank line, in a Play section without '*'
+        self.follows_record = False  # a record (or a bad one) came before this one
 
     def error(self, message: str, line: int, column: int, token: str | None, expected: str | None) -> ParseError:
         return ParseError(
@@ -843,7 +846,7 @@ class _Builder:
         self.comments.append(comment)
 
     def finish(self) -> Record:
-        return Record(self.tags, self.play, self.source, self.tags[0].line, self.comments)
+        return Record(self.tags, self.play, self.source, self.tags[0].line, self.comments, self.follows_record)
 
 
 def _attach_trailing(record: Record, comments: list[Comment]) -> None:
@@ -1010,6 +1013,7 @@ def _read(stream: IO, source: str, *, recover: bool, first: int | None = None,
                     done = builder.finish()
                     builder, size = _Builder(source), 0
                     builder.after_open_play = done.play is not None and not done.play.terminated
+                    builder.follows_record = True
             else:
                 size += len(text) + 1
                 if size > MAX_RECORD_LENGTH:
@@ -1031,6 +1035,7 @@ def _read(stream: IO, source: str, *, recover: bool, first: int | None = None,
             stray = not builder.tags and isinstance(text, str) and not text.strip().startswith(_RECORD_STARTS)
             lexer, builder, size = _Lexer(source), _Builder(source), 0
             builder.after_open_play = open_play
+            builder.follows_record = True
             # a BOM alone ends the bad record as a blank line does (a file appended to it starts there): what follows
             # is read as between records, its records read or reported, none skipped unsaid
             skipping = "stray" if stray else None if blank or bom_alone else "record"
