@@ -109,8 +109,9 @@ class BatchSummary:
     record of the file (``stale``, the first few of their ids in ``stale_ids``: the input was regenerated or a
     record edited since they were written; they are kept); ``notes``, each note of the lines this run wrote (a
     Kratzen record without a pot settles at 0) with how many lines carry it, since nobody reads them line by line,
-    and ``note_places``, for each note the place of the first record in the file whose line carries it
-    (``deals.tbn:19``), so that the text says where to look, as every other command says its records' notes;
+    and ``note_places``, each note with the place of the first record in the file, among those this run wrote, whose
+    line carries it (``deals.tbn:19``), so that the text says where to look, as every other command says its
+    records' notes;
     ``comments_alone`` and ``lines_read``, the comments and the count of lines of an input that held nothing else
     (:class:`~solver.formats.tbn.RecordItems`'), for ``stich batch`` to say where they are JSON or where reading
     ended; ``stream``, whether the output was a stream (:func:`~solver.files.is_stream_output`: stdout, a pipe, a
@@ -130,7 +131,7 @@ class BatchSummary:
     out: str = ""
     notes: tuple[tuple[str, int], ...] = ()
     note_games: tuple[tuple[str, str], ...] = ()  # each note's game, of the first line that carries it
-    note_places: tuple[str, ...] = ()  # each note's first record in the file, FILE:LINE
+    note_places: tuple[tuple[str, str], ...] = ()  # each note's first record written now, FILE:LINE (not escaped)
     comments_alone: tuple[Comment, ...] = ()
     lines_read: int = 0
     stream: bool = False
@@ -179,12 +180,13 @@ class BatchSummary:
 
     def as_dict(self) -> dict[str, Any]:
         """The summary as the JSON document ``stich batch --json`` prints (json.md, ``batchSummary``)."""
+        places = dict(self.note_places)
         return {"schema": SCHEMA, "command": "batch", "source": self.source, "out": self.out,
                 "records": self.records, "skipped": self.skipped, "solved": self.solved, "errors": self.errors,
                 "duplicates": self.duplicates, "repeated": self.repeated, "stale": self.stale,
                 "stale_ids": list(self.stale_ids),
-                "notes": [{"note": note, "records": count, "first": place or None}
-                          for (note, count), place in zip(self.notes, [*self.note_places, *[""] * len(self.notes)])],
+                "notes": [{"note": note, "records": count, "first": places.get(note) or None}
+                          for note, count in self.notes],
                 "seconds": round(self.seconds, 3)}
 
 
@@ -210,16 +212,16 @@ def notes_text(summary: BatchSummary) -> list[str]:
     """A line for each note of the lines this run wrote, with how many carry it and where the first of them is in
     the file (``note: pot 0: ... (120 records solved now, the first at deals.tbn:1)``), as ``stich solve`` says a
     note of many records once: a pot of 0 in its words (:func:`~solver.games.outcome.pot_zero_said`)."""
-    games = dict(summary.note_games)
-    places = [*summary.note_places, *[""] * len(summary.notes)]
-    return [f"note: {with_aside(note_said(note, games.get(note, '')), records_said(count, place))}"
-            for (note, count), place in zip(summary.notes, places)]
+    games, places = dict(summary.note_games), dict(summary.note_places)
+    return [f"note: {with_aside(note_said(note, games.get(note, '')), records_said(count, places.get(note, '')))}"
+            for note, count in summary.notes]
 
 
 def records_said(count: int, place: str) -> str:
-    """How many records' lines carry a note, and the place of the one, or of the first of several."""
+    """How many records' lines carry a note, and the place of the one, or of the first of several (``FILE:LINE``
+    as given: shown as every message shows a file name, :func:`~solver.errors.shown_name`)."""
     records = f"{count:,} record{'' if count == 1 else 's'} solved now"
-    return f"{records}, {'at' if count == 1 else 'the first at'} {place}" if place else records
+    return f"{records}, {'at' if count == 1 else 'the first at'} {shown_name(place)}" if place else records
 
 
 def with_aside(text: str, aside: str) -> str:
@@ -989,7 +991,7 @@ def _solve_records(source: str | os.PathLike, out_path: str | os.PathLike, done:
                         duplicates=seen[2], stale=len(done), stale_ids=_ids_of(out_path, done),
                         source=os.fspath(source), out=os.fspath(out_path), notes=tuple(writer.notes.items()),
                         note_games=tuple(writer.note_games.items()),
-                        note_places=tuple(writer.note_lines.get(note, (0, ""))[1] for note in writer.notes),
+                        note_places=tuple((note, place) for note, (_, place) in writer.note_lines.items()),
                         comments_alone=tuple(reading.comments_alone), lines_read=reading.lines_read,
                         stream=stream)
 

@@ -1145,7 +1145,22 @@ def test_a_batch_note_ending_in_a_bracket_takes_its_count_inside_it():
     two brackets in a row do not read."""
     from solver.batch import BatchSummary, notes_text
 
-    summary = BatchSummary(3, 0, 3, 0, 0.1, notes=(("an ending: cards of the tricks before (docs/scoring.md)", 3),),
-                           note_places=("deals.tbn:7",))
+    note = "an ending: cards of the tricks before (docs/scoring.md)"
+    summary = BatchSummary(3, 0, 3, 0, 0.1, notes=((note, 3),), note_places=((note, "deals.tbn:7"),))
     assert notes_text(summary) == [
         "note: an ending: cards of the tricks before (docs/scoring.md; 3 records solved now, the first at deals.tbn:7)"]
+    unplaced = BatchSummary(3, 0, 3, 0, 0.1, notes=((note, 3),))  # a summary made without places: the count alone
+    assert notes_text(unplaced) == ["note: an ending: cards of the tricks before (docs/scoring.md; 3 records solved now)"]
+    assert unplaced.as_dict()["notes"] == [{"note": note, "records": 3, "first": None}]
+
+
+def test_a_batch_note_shows_its_file_escaped_and_keeps_it_raw_in_json(tmp_path):
+    """A note's place names the file as every message does (a tab or an ESC written out, so that the name cannot drive
+    the terminal); the JSON ``first`` keeps the name as given, as ``source`` does."""
+    source = tmp_path / "a\tb\033[31mred.tbn"
+    write_records(list(solver.random_records("Kratzen", 7, 2)), source)  # no pot: each line carries a note
+    summary = solve_batch(source, tmp_path / "out.jsonl", workers=1)
+    assert "\033" not in str(summary) and "\t" not in str(summary)
+    assert f"records solved now, the first at {tmp_path}/a\\tb\\x1b[31mred.tbn:1)" in str(summary)
+    assert [note["first"] for note in summary.as_dict()["notes"]] == [f"{source}:1"]
+    assert [place for _, place in summary.note_places] == [f"{source}:1"]
