@@ -1150,7 +1150,8 @@ def test_a_batch_note_ending_in_a_bracket_takes_its_count_inside_it():
     assert notes_text(summary) == [
         "note: an ending: cards of the tricks before (docs/scoring.md; 3 records solved now, the first at deals.tbn:7)"]
     unplaced = BatchSummary(3, 0, 3, 0, 0.1, notes=((note, 3),))  # a summary made without places: the count alone
-    assert notes_text(unplaced) == ["note: an ending: cards of the tricks before (docs/scoring.md; 3 records solved now)"]
+    assert notes_text(unplaced) == [
+        "note: an ending: cards of the tricks before (docs/scoring.md; 3 records solved now)"]
     assert unplaced.as_dict()["notes"] == [{"note": note, "records": 3, "first": None}]
 
 
