@@ -662,7 +662,7 @@ def test_a_misspelt_contract_gets_a_suggestion(game, text, close):
 
 @pytest.mark.parametrize("text, hint", [
     ("Rufer GA", "; did you mean 'Rufer G'?"), ("Solo Tout HK", "; did you mean 'SoloTout H'?"),
-    ("Rufer HA", ""), ("Wenz GA", ""),  # no contract to suggest: hearts are not called, a Wenz names no suit
+    ("Wenz GA", ""),  # no contract to suggest: a Wenz names no suit
 ])
 def test_a_suit_named_by_a_card_suggests_the_contract(text, hint):
     """A Rufer written with its called ace, "Rufer GA", is refused with the contract it means, where there is one."""
@@ -677,15 +677,37 @@ def test_a_suit_named_by_a_card_suggests_the_contract(text, hint):
     (solver.Kratzen, "Trump eichel Muss", "; did you mean 'Trump E Muss'?"),
     (solver.Kratzen, "Trumpf Grün SevenMuss", "; did you mean 'Trump G SevenMuss'?"),
     (solver.Kratzen, "Trump Schellen", "; did you mean 'Trump S'?"), (solver.Kratzen, "Trump Blau", ""),
+    (solver.Kratzen, "Trump Schelln Muss", "; did you mean 'Trump S Muss'?"),
+    (solver.Kratzen, "Trump HA", "; did you mean 'Trump H'?"),  # a card of the suit, as Schafkopf reads it
     (solver.Schafkopf, "Solo Herz", "; did you mean 'Solo H'?"),
     (solver.Schafkopf, "Rufer Laub", "; did you mean 'Rufer G'?"),
-    (solver.Schafkopf, "Rufer Herz", ""),  # hearts are not called: no contract to suggest
+    (solver.Schafkopf, "Solo Schelln", "; did you mean 'Solo S'?"),
+    (solver.Schafkopf, "Solo Rot", "; did you mean 'Solo H'?"),
+    (solver.Schafkopf, "Wenz Herz", ""),  # a Wenz names no suit: no contract to suggest
 ])
 def test_a_suit_named_in_words_suggests_the_contract(game, text, hint):
-    """A German player names the suit ("Trump Herz", "Solo Eichel"): refused with the letter's contract, where there
-    is one."""
+    """A German player names the suit ("Trump Herz", "Solo Eichel", "Solo Schelln"): refused with the letter's
+    contract, where there is one."""
     with pytest.raises(InvalidContractError) as refused:
         game.parse_contract(text)
+    assert str(refused.value) == f"contract {text!r}: {text.split()[1]!r} is not a suit (E, G, H or S){hint}"
+
+
+@pytest.mark.parametrize("text, word", [("Rufer Herz", "Herz"), ("Rufer HA", "HA"), ("Herz Rufer", "Herz")])
+def test_a_suit_word_whose_contract_is_refused_says_why(text, word):
+    """Hearts named in words or by a card in a Rufer ("Rufer Herz") is a suit, refused as 'Rufer H' is: the message
+    says that reason, not that the word is no suit."""
+    with pytest.raises(InvalidContractError) as refused:
+        solver.Schafkopf.parse_contract(text)
+    assert str(refused.value) == f"contract {text!r}: {word!r} is H: hearts cannot be called in a Rufer"
+
+
+@pytest.mark.parametrize("text, hint", [("Herz Solo", "; did you mean 'Solo H'?"),
+                                        ("Eichel Rufer", "; did you mean 'Rufer E'?"), ("Gras Wenz", "")])
+def test_a_suit_named_before_the_contract_suggests_it(text, hint):
+    """The Bavarian order, the suit first ("Herz Solo"): refused with the contract it means, where there is one."""
+    with pytest.raises(InvalidContractError) as refused:
+        solver.Schafkopf.parse_contract(text)
     assert str(refused.value) == f"contract {text!r}: {text.split()[1]!r} is not a suit (E, G, H or S){hint}"
 
 

@@ -1015,9 +1015,48 @@ GERMAN_SUIT_WORDS = {"E": "Eichel", "G": "Gras", "H": "Herz", "S": "Schellen"}
 #: The names players call the German suits by, lower-cased, each with its letter: a contract that names its suit so
 #: ("Trump Herz", "Solo Eichel") is told the letter it is written with.
 GERMAN_SUIT_NAMES = {**{word.lower(): letter for letter, word in GERMAN_SUIT_WORDS.items()},
-                     "grün": "G", "gruen": "G", "laub": "G", "blatt": "G", "schelle": "S", "eicheln": "E"}
+                     "grün": "G", "gruen": "G", "laub": "G", "blatt": "G", "schelle": "S", "schelln": "S",
+                     "eicheln": "E", "rot": "H"}
 GERMAN_RANK_WORDS = {"A": "Ace", "Z": "Ten", "K": "King", "O": "Ober", "U": "Unter", "9": "Nine", "8": "Eight",
                      "7": "Seven"}
+
+
+def german_suit_of_word(pack: Pack, word: str) -> str | None:
+    """The suit a contract's word names that is no suit letter: by one of its cards, as a Rufer's called ace
+    ("GA"), or by its German name ("Herz", "Schelln"); None for any other word."""
+    card = pack.lookup(word)
+    return pack[card].suit if card is not None else GERMAN_SUIT_NAMES.get(word.lower())
+
+
+def german_suit_word_error(game: type[Game], text: str, word: str, written: Callable[[str], str],
+                           named_by: str | None = None) -> InvalidContractError:
+    """The refusal of contract ``text``, whose suit is given as ``word``, no suit letter: ``'Herz' is not a suit (E,
+    G, H or S)``, with the contract ``named_by`` (``word`` unless given) means, ``written(suit)``, where that reads:
+    ``; did you mean 'Solo H'?``. Where that contract is refused for its suit, as a Rufer is for hearts (the same
+    contract in another suit reads), its own reason is said instead: ``'Herz' is H: hearts cannot be called in a
+    Rufer``."""
+    named_by = word if named_by is None else named_by
+    suit = german_suit_of_word(game.pack, named_by)
+    not_a_suit = f"contract {quoted(text)}: {quoted(word)} is not a suit (E, G, H or S)"
+    if suit is None:
+        return InvalidContractError(not_a_suit)
+    guess = written(suit)
+    try:
+        game.read_contract(guess)
+    except InvalidContractError as refused:
+        if any(_reads(game, written(other)) for other in GERMAN_SUIT_WORDS if other != suit):
+            return InvalidContractError(f"contract {quoted(text)}: {quoted(named_by)} is {suit}: {refused}")
+        return InvalidContractError(not_a_suit)
+    return InvalidContractError(f"{not_a_suit}; did you mean {quoted(guess)}?")
+
+
+def _reads(game: type[Game], text: str) -> bool:
+    """Whether ``text`` is a contract of ``game``."""
+    try:
+        game.read_contract(text)
+    except InvalidContractError:
+        return False
+    return True
 
 
 def german_suited_pack(game: str, ranks: list[tuple[str, int, list[str]]],

@@ -17,8 +17,8 @@ from .tables import Level, RuleTables
 from ..formats.tbn import Record
 from .outcome import EMPTY_POT, ScoreItem, Scored, pot_payments, read_pot
 from .base import (Contract, Game, Objective, PayoffComponent, Rules, SettlementModel, TrumpSuitRules,
-                   GERMAN_RANK_WORDS, GERMAN_SUIT_NAMES, GERMAN_SUIT_WORDS, german_suited_pack, parse_words, require,
-                   tricks_objective, unknown_objective)
+                   GERMAN_RANK_WORDS, GERMAN_SUIT_WORDS, german_suit_word_error, german_suited_pack, parse_words,
+                   require, tricks_objective, unknown_objective)
 
 _RANKS = [("A", 0, []), ("K", 0, []), ("O", 0, []), ("U", 0, []), ("Z", 0, ["10", "T"]),
           ("9", 0, []), ("8", 0, []), ("7", 0, [])]
@@ -276,20 +276,6 @@ class Kratzen(Game):
         return InvalidContractError(f"unknown Kratzen contract {quoted(text)}{close} (expected {cls.contract_help})")
 
     @classmethod
-    def _suit_name_hint(cls, words: list[str]) -> str:
-        """``"; did you mean 'Trump H'?"`` for a suit named in words ("Trump Herz"), where the contract so read is
-        one; else ``""``."""
-        letter = GERMAN_SUIT_NAMES.get(words[1].lower())
-        if letter is None:
-            return ""
-        guess = " ".join(("Trump", letter, *words[2:]))
-        try:
-            cls.read_contract(guess)
-        except InvalidContractError:
-            return ""
-        return f"; did you mean {quoted(guess)}?"
-
-    @classmethod
     def read_contract(cls, text: str) -> Contract:
         words = parse_words(text)
         if not words:
@@ -297,9 +283,9 @@ class Kratzen(Game):
         if len(words) < 2 or words[0].lower() not in ("trump", "trumpf", "trumps"):
             raise cls._unknown_contract(text, words)
         index = PACK.lookup(words[1] + "A")
-        require(index is not None, f"contract {quoted(text)}: {quoted(words[1])} is not a suit (E, G, H or S)"
-                                   f"{cls._suit_name_hint(words) if index is None else ''}")
-        suit = PACK[index].suit  # type: ignore[index]
+        if index is None:
+            raise german_suit_word_error(cls, text, words[1], lambda suit: " ".join(("Trump", suit, *words[2:])))
+        suit = PACK[index].suit
         modifier = None
         require(len(words) <= 4, f"contract {quoted(text)}: expected {cls.contract_help}")
         if len(words) > 2:  # one word or two: RULES.md writes Seven-Muss, which parse_words splits

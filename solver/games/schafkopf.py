@@ -17,8 +17,8 @@ from ..variant import Flag, Variant
 from .tables import CalledCard, Level, RuleTables
 from .outcome import DealtBonus, ScoreItem, declarers_word, Scored, seats_of, total_payments, two_sided
 from .base import (Contract, Game, Objective, PayoffComponent, Rules, SettlementItems, TrumpSuitRules,
-                   GERMAN_RANK_WORDS, GERMAN_SUIT_NAMES, GERMAN_SUIT_WORDS, german_suited_pack, parse_words,
-                   points_objective, require, tricks_objective, unknown_objective)
+                   GERMAN_RANK_WORDS, GERMAN_SUIT_WORDS, german_suit_of_word, german_suit_word_error,
+                   german_suited_pack, parse_words, points_objective, require, tricks_objective, unknown_objective)
 
 _RANKS = [("A", 11, []), ("Z", 10, ["10", "T"]), ("K", 4, []), ("O", 3, []), ("U", 2, []),
           ("9", 0, []), ("8", 0, []), ("7", 0, [])]
@@ -313,21 +313,6 @@ class Schafkopf(Game):
         return InvalidContractError(f"unknown Schafkopf contract {quoted(text)}{close} (expected {cls.contract_help})")
 
     @classmethod
-    def _suit_of_card_hint(cls, name: str, word: str) -> str:
-        """``"; did you mean 'Rufer G'?"`` for a suit named by one of its cards, as the called ace ("Rufer GA"), or
-        in words ("Solo Herz"), where the contract so read is one; else ``""``."""
-        card = PACK.lookup(word)
-        suit = PACK[card].suit if card is not None else GERMAN_SUIT_NAMES.get(word.lower())
-        if suit is None:
-            return ""
-        guess = f"{name} {suit}"
-        try:
-            cls.read_contract(guess)
-        except InvalidContractError:
-            return ""
-        return f"; did you mean {quoted(guess)}?"
-
-    @classmethod
     def read_contract(cls, text: str) -> Contract:
         words = parse_words(text)
         if not words:
@@ -344,9 +329,11 @@ class Schafkopf(Game):
             ace = PACK.lookup(words[1] + "A")
             suit = PACK[ace].suit if ace is not None else None
             if suit is None:
-                hint = cls._suit_of_card_hint("SoloTout" if kind == "solotout" else words[0], words[1])
-                raise InvalidContractError(
-                    f"contract {quoted(text)}: {quoted(words[1])} is not a suit (E, G, H or S){hint}")
+                name = "SoloTout" if kind == "solotout" else words[0]
+                if german_suit_of_word(PACK, words[1]) is None and german_suit_of_word(PACK, words[0]) is not None:
+                    # the Bavarian order, the suit first ("Herz Solo"): the contract it names
+                    raise german_suit_word_error(cls, text, words[1], lambda named: f"{words[1]} {named}", words[0])
+                raise german_suit_word_error(cls, text, words[1], lambda named: f"{name} {named}")
         if kind in ("rufer", "ruf", "sauspiel", "call"):
             require(suit is not None, f"contract {quoted(text)}: name the called ace's suit (Rufer E, G or S)")
             require(suit != "H", "hearts cannot be called in a Rufer")
