@@ -2319,6 +2319,46 @@ def test_every_examples_record_fits_a_320_pixel_window(driver, server):
         driver.set_window_size(1400, 900)
 
 
+def test_a_sides_tricks_and_card_points_each_keep_one_line_at_320_pixels(driver, server):
+    """At 320 pixels the contract panel's side rows broke "0 card points" after its 0 and "2 tricks" after its 2: each
+    figure stays on one line (the side's name may break before its seats)."""
+    driver.get(server)
+    wait_for(lambda: settled(driver), "values")
+    lines = ("return [...document.querySelectorAll('#contract td.figure')].map((n) => { const r = document.createRange();"
+             " r.selectNodeContents(n); return [n.textContent, new Set([...r.getClientRects()].map((q) => q.top)).size]; })")
+    try:
+        driver.set_window_size(320, 800)
+        wait_for(lambda: driver.execute_script("return innerWidth") == 320, "a 320-pixel window")
+        open_at(driver, "zwanzigerrufen.tbn board 3", 8)
+        figures = driver.execute_script(lines)
+        assert figures == [["2 tricks", 1], ["17 card points", 1], ["0 tricks", 1], ["0 card points", 1]]
+        assert driver.execute_script("return document.scrollingElement.scrollWidth") <= 320
+    finally:
+        driver.set_window_size(1400, 900)
+
+
+def test_the_deal_dialog_offers_a_choice_of_seats_only_where_the_game_has_one(driver, server):
+    """Kratzen is played by 3 to 6 seats, Zwanzigerrufen and Schafkopf by 4 alone: those two say their 4 as a fact,
+    not as a list of one, and a deal from the dialog has 4 seats."""
+    from selenium.webdriver.support.select import Select
+
+    driver.get(server)
+    wait_for(lambda: settled(driver), "values")
+    find = lambda name: driver.find_element("id", name)  # noqa: E731
+    find("deal-open").click()
+    Select(find("deal-game")).select_by_value("Kratzen")
+    assert find("deal-seats").is_displayed() and not find("deal-seats-fixed").is_displayed()
+    assert [o.text for o in Select(find("deal-seats")).options] == ["3", "4", "5", "6"]
+    for game in ("Zwanzigerrufen", "Schafkopf"):
+        Select(find("deal-game")).select_by_value(game)
+        assert not find("deal-seats").is_displayed(), game
+        assert find("deal-seats-fixed").is_displayed() and find("deal-seats-fixed").text == "4", game
+        assert find("deal-seats-fixed").find_element("xpath", "..").text.split() == ["Seats", "4"], game
+    find("deal-go").click()
+    wait_for(lambda: settled(driver) and driver.execute_script("return S.view.label") == "Schafkopf seed 1", "dealt")
+    assert driver.execute_script("return S.view.seats") == 4
+
+
 def redrawn(drawn):
     """The graph's shapes once its dots are round (a drawing at the window's width), else None: a drawing still at
     the old width stretches them until the resize observer draws again."""

@@ -401,8 +401,8 @@ function renderContract() {
   // the sides' tricks and card points would give a secret partner away (the board audit): each seat's are on the table
   const rows = !view.per_seat && !sidesKnown(view) ? [] : view.sides.map((side) => el("tr", {},
     el("td", {}, view.per_seat ? side.name : `${side.name} (${side.seats.join("+")})`),
-    el("td", {}, plural(side.tricks, "trick")), el("td", {}, side.points !== null ? plural(side.points, "card point")
-      : seatChips(view, side.seats[0], true))));
+    el("td", { class: "figure" }, plural(side.tricks, "trick")), el("td", { class: "figure" }, side.points !== null
+      ? plural(side.points, "card point") : seatChips(view, side.seats[0], true))));
   const partner = view.per_seat ? null : !view.partner.length ? "none (alone)"
     : sidesKnown(view) ? `seat ${view.partner.join(", ")}` : `not known to seat ${view.to_move} yet`;
   // the suit's sign beside the contract's letter ("Trump G ♠"), as the cards show it
@@ -1288,6 +1288,11 @@ async function restore(problems, first) {
 function fillDealForm() {
   const game = S.games.find((g) => g.name === $("deal-game").value) || S.games[0];
   $("deal-seats").replaceChildren(...game.seats.map((n) => el("option", { value: n }, String(n))));
+  // a game of one seat count says it as a fact, not as a choice of one (Zwanzigerrufen's and Schafkopf's 4)
+  const fixed = game.seats.length === 1;
+  $("deal-seats").hidden = fixed;
+  $("deal-seats-fixed").hidden = !fixed;
+  $("deal-seats-fixed").textContent = fixed ? String(game.seats[0]) : "";
   const flags = S.boardVariant[game.name];  // a deal is bid and played under the board's --variant, as stich deal's
   // the empty field's meaning is said here, not in its placeholder, which a phone's field cut short ("(empty: any")
   $("deal-help").textContent = `Contracts: ${game.contracts} · none given: any everyday one`
