@@ -2324,7 +2324,7 @@ def test_a_sides_tricks_and_card_points_each_keep_one_line_at_320_pixels(driver,
     figure stays on one line (the side's name may break before its seats)."""
     driver.get(server)
     wait_for(lambda: settled(driver), "values")
-    lines = ("return [...document.querySelectorAll('#contract td.figure')].map((n) => { const r = document.createRange();"
+    lines = ("return [...document.querySelectorAll('#contract .figure')].map((n) => { const r = document.createRange();"
              " r.selectNodeContents(n); return [n.textContent, new Set([...r.getClientRects()].map((q) => q.top)).size]; })")
     try:
         driver.set_window_size(320, 800)
@@ -2332,6 +2332,14 @@ def test_a_sides_tricks_and_card_points_each_keep_one_line_at_320_pixels(driver,
         open_at(driver, "zwanzigerrufen.tbn board 3", 8)
         figures = driver.execute_script(lines)
         assert figures == [["2 tricks", 1], ["17 card points", 1], ["0 tricks", 1], ["0 card points", 1]]
+        assert driver.execute_script("return document.scrollingElement.scrollWidth") <= 320
+        # the largest pot's payments, settled: "net" stands above its chips rather than push the page sideways
+        text = ('[Game "Kratzen"]\n[Board "2"]\n[Seats "4"]\n[Deal "1: EA G7 HA HK / E7 HU HZ S9 / E9 SO SZ S7 / GA GZ'
+                ' G8 SA"]\n[Contract "Trump H"]\n[Declarer "1"]\n[Pot "999999999"]\n[Play "1"]\n'
+                'EA E7 E9 GA\nG7 HU SO GZ\nHZ SZ G8 HA\nHK S9 S7 SA\n*\n')
+        paste_record(driver, server, text, "S.view.is_over === true", "the settled deal")
+        assert [figure for figure, _ in driver.execute_script(lines)][1::2] == [
+            "+749999997 chips", "+249999999 chips", "-999999999 chips", "-999999999 chips"]
         assert driver.execute_script("return document.scrollingElement.scrollWidth") <= 320
     finally:
         driver.set_window_size(1400, 900)

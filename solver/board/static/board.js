@@ -395,14 +395,21 @@ function potText(pot) {
   return `${left} · ${pot.pays}`;
 }
 
+// A side's figure in the contract panel, its number and unit on one line ("0 card points" broke after its 0 at 320
+// pixels); a payment's "net" may stand above its chips, where a pot of millions leaves no room beside them.
+function figureCell(text) {
+  const net = text.startsWith("net ") ? "net " : "";
+  return el("td", {}, net, el("span", { class: "figure" }, text.slice(net.length)));
+}
+
 function renderContract() {
   const view = S.view;
   const box = $("contract");
   // the sides' tricks and card points would give a secret partner away (the board audit): each seat's are on the table
   const rows = !view.per_seat && !sidesKnown(view) ? [] : view.sides.map((side) => el("tr", {},
     el("td", {}, view.per_seat ? side.name : `${side.name} (${side.seats.join("+")})`),
-    el("td", { class: "figure" }, plural(side.tricks, "trick")), el("td", { class: "figure" }, side.points !== null
-      ? plural(side.points, "card point") : seatChips(view, side.seats[0], true))));
+    figureCell(plural(side.tricks, "trick")),
+    figureCell(side.points !== null ? plural(side.points, "card point") : seatChips(view, side.seats[0], true))));
   const partner = view.per_seat ? null : !view.partner.length ? "none (alone)"
     : sidesKnown(view) ? `seat ${view.partner.join(", ")}` : `not known to seat ${view.to_move} yet`;
   // the suit's sign beside the contract's letter ("Trump G ♠"), as the cards show it
