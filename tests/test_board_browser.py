@@ -986,6 +986,12 @@ def test_the_pot_is_in_the_middle_of_a_kratzen_table(driver, server):
     muss = text.replace("Trump S", "Trump S Muss").replace('[Pot "14"]\n', "")
     paste_record(driver, server, muss, "S.view.pot !== null && S.view.pot.start === 0", "the Muss")
     assert driver.find_element("id", "pot").text == "pot 0 chips · a Muss: tricks pay nothing"
+    # a [Pot "0"] tag is a pot of 0 on purpose: the panel asks for no pot, as stich score's note does not
+    paste_record(driver, server, text.replace('[Pot "14"]', '[Pot "0"]'), "S.view.pot !== null && S.view.pot.given",
+                 "the pot of 0")
+    assert driver.find_element("id", "pot").text == "pot 0 chips · tricks and targets only"
+    assert not driver.find_element("id", "pot").get_attribute("title")
+    assert "[Pot] tag" not in driver.find_element("id", "contract").text
     # a new deal from the page takes its pot; the form says attacker, and asks for no pot in a game without one
     from selenium.webdriver.support.select import Select
     driver.find_element("id", "deal-open").click()

@@ -355,7 +355,7 @@ function renderTable() {
   }
   if (winner !== null && !view.is_over) centre.append(el("div", { class: "hint" }, `seat ${winner} won the last trick`));
   if (view.pot && !view.is_over) centre.append(el("div", Object.assign({ class: "pot", id: "pot" },
-    view.pot.start ? {} : { title: `pot ${POT_NONE}` }), potText(view.pot)));
+    view.pot.start || view.pot.given ? {} : { title: `pot ${POT_NONE}` }), potText(view.pot)));
 }
 
 const signed = (n) => (n > 0 ? `+${n}` : `${n}`);
@@ -434,7 +434,8 @@ function renderContract() {
       el("span", { class: "hint" }, " · every deal of its game, uploads and deals too, over a record's own " +
         "[Variant]"))]);
   }
-  if (view.pot && !view.pot.start) facts.push(["Pot", POT_NONE]);
+  // how to give a pot, where the record gave none (a [Pot "0"] tag, the Deal form's 0, is a pot of 0 on purpose)
+  if (view.pot && !view.pot.start && !view.pot.given) facts.push(["Pot", POT_NONE]);
   document.title = `${view.label} · stich board`;  // two tabs of the board say their deals in the tab bar
   box.replaceChildren(el("div", { class: "title", id: "title" }, view.label),
     view.event ? el("div", { class: "hint" }, view.event) : "",
