@@ -2327,7 +2327,8 @@ def test_every_examples_record_fits_a_320_pixel_window(driver, server):
 
 def test_a_sides_tricks_and_card_points_each_keep_one_line_at_320_pixels(driver, server):
     """At 320 pixels the contract panel's side rows broke "0 card points" after its 0 and "2 tricks" after its 2: each
-    figure stays on one line (the side's name may break before its seats)."""
+    figure stays on one line (the side's name may break before its seats), and the largest pot's payments still fit.
+    On a phone the table's payments of six seats began a line with "· pot 14 → 72": a line ends on its "·"."""
     driver.get(server)
     wait_for(lambda: settled(driver), "values")
     lines = ("return [...document.querySelectorAll('#contract .figure')].map((n) => { const r = document.createRange();"
@@ -2347,6 +2348,23 @@ def test_a_sides_tricks_and_card_points_each_keep_one_line_at_320_pixels(driver,
         assert [figure for figure, _ in driver.execute_script(lines)][1::2] == [
             "+749999997 chips", "+249999999 chips", "-999999999 chips", "-999999999 chips"]
         assert driver.execute_script("return document.scrollingElement.scrollWidth") <= 320
+        # the table's payments wrap after a "·", so that no line of them begins with one: six seats' on a phone
+        driver.set_window_size(390, 844)
+        wait_for(lambda: driver.execute_script("return innerWidth") == 390, "a 390-pixel window")
+        six = ('[Game "Kratzen"]\n[Board "5"]\n[Seats "6"]\n[Deal "1: S6 EA GA GU / E7 HK H8 S8 / HO HU SK SU / EK EO'
+               ' G8 SZ / EU E8 H7 SO / E9 HA H9 S7"]\n[Contract "Trump G"]\n[Declarer "1"]\n[Pot "14"]\n[Play "1"]\n'
+               'GA E7 HU G8 H7 S7\nS6 HK HO EK EU E9\nEA H8 SK EO E8 HA\nGU S8 SU SZ SO H9\n*\n')
+        paste_record(driver, server, six, "S.view.is_over === true", "the six seats' settled deal")
+        starts = driver.execute_script(
+            "const text = document.getElementById('payments'), out = []; let top = null;"
+            "const walker = document.createTreeWalker(text, NodeFilter.SHOW_TEXT);"
+            "for (let node = walker.nextNode(); node; node = walker.nextNode())"
+            " for (let i = 0; i < node.length; i++) { if (/\\s/.test(node.data[i])) continue;"
+            "  const r = document.createRange(); r.setStart(node, i); r.setEnd(node, i + 1);"
+            "  const at = r.getBoundingClientRect().top; if (top !== null && at > top + 2) out.push(node.data[i]);"
+            "  top = at; }"
+            "return out;")
+        assert len(starts) >= 2 and "·" not in starts, starts
     finally:
         driver.set_window_size(1400, 900)
 

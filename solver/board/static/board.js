@@ -351,7 +351,7 @@ function renderTable() {
     const { payments, pot } = settlementText(view, false);
     centre.append(el("div", { class: "hint", id: "payments" }, `pays (${view.score_unit}): ${payments}`,
       // kept on one line: on a phone "48" was left alone on the next
-      ...(pot === null ? [] : [" · ", el("span", { class: "pot-change" }, pot)])));
+      ...(pot === null ? [] : ["\u00a0· ", el("span", { class: "pot-change" }, pot)])));
   }
   if (winner !== null && !view.is_over) centre.append(el("div", { class: "hint" }, `seat ${winner} won the last trick`));
   if (view.pot && !view.is_over) centre.append(el("div", Object.assign({ class: "pot", id: "pot" },
@@ -1070,7 +1070,7 @@ function settlementText(view, spoken) {
   const settled = view.settlement;
   const space = spoken ? " " : "\u00a0";
   const payments = settled.payments.map((p, i) => `seat${space}${i + 1}${space}${signed(p)}`)
-    .join(spoken ? ", " : " · ");
+    .join(spoken ? ", " : "\u00a0· ");  // a line ends on its "·", never begins with one
   const after = settled.pot === null ? null : settled.pot + settled.pot_change;
   const pot = after === null ? null
     : spoken ? `the pot goes from ${settled.pot} to ${after}` : `pot ${settled.pot} → ${after}`;
