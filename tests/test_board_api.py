@@ -517,6 +517,11 @@ def test_a_pot_that_does_not_read_leaves_the_board_on_the_tricks():
     board = c.post("/api/load", json={"text": record.to_tbn() + '[Pot "abc"]\n'}).json()["open"]
     view = c.post("/api/position", json={"board": board, "moves": []}).json()
     assert view["default_objective"] == "tricks" and [o["name"] for o in view["objectives"]] == ["score", "tricks"]
+    # stich check's words for it, which the contract panel says: the table has no pot
+    assert view["pot"] is None and view["pot_error"] == ("pasted text:8:7: [Pot] is not a number of chips (got 'abc', "
+                                                         "expected a whole number from 0 to 999,999,999)")
+    good = c.post("/api/load", json={"text": record.to_tbn() + '[Pot "8"]\n'}).json()["open"]
+    assert c.post("/api/position", json={"board": good, "moves": []}).json()["pot_error"] is None
     scored = lines(c.post("/api/values", json={"board": board, "moves": [], "objective": "score"}))[-1]
     assert scored["kind"] == "error" and "abc" in scored["error"]  # said on the page, in one line
 

@@ -992,6 +992,11 @@ def test_the_pot_is_in_the_middle_of_a_kratzen_table(driver, server):
     assert driver.find_element("id", "pot").text == "pot 0 chips · tricks and targets only"
     assert not driver.find_element("id", "pot").get_attribute("title")
     assert "[Pot] tag" not in driver.find_element("id", "contract").text
+    # a [Pot] that does not read: no pot on the table, and the panel says why in stich check's words
+    paste_record(driver, server, text.replace('[Pot "14"]', '[Pot "lots"]'), "S.view.pot_error !== null", "the fault")
+    assert not driver.find_elements("id", "pot")
+    assert ("Pot pasted text:7:7: [Pot] is not a number of chips (got 'lots', expected a whole number from 0 to "
+            "999,999,999)") in driver.find_element("id", "contract").text
     # a new deal from the page takes its pot; the form says attacker, and asks for no pot in a game without one
     from selenium.webdriver.support.select import Select
     driver.find_element("id", "deal-open").click()

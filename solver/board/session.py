@@ -738,7 +738,7 @@ def view(board: Board, moves: Sequence[object]) -> dict[str, Any]:
         "whole_deal": game.is_whole(rules.deal),
         "score_unit": game.score_unit,
         "settlement": final_settlement(position),
-        "pot": pot_so_far(position),
+        "pot": pot_so_far(position), "pot_error": pot_fault(position),
         "command": command_line(board, played_moves),
         "needs_save": not names_its_file(board),
     }
@@ -801,6 +801,19 @@ def pot_so_far(position: Position) -> dict[str, Any] | None:
     start = int(inputs)  # type: ignore[call-overload]  # a game with a pot: scoring_inputs is the pot
     return {"start": start, "per_trick": share, "pays": game.pot_words(position.rules.contract, start), "won": won,
             "left": start - sum(won), "given": pot_given(position)}
+
+
+def pot_fault(position: Position) -> str | None:
+    """What is wrong with the record's ``[Pot]`` tag, in ``stich check``'s words: the board opens the record on its
+    tricks, and the contract panel says why it has no pot, not only the Score objective's refusal. None where the pot
+    reads, or the game has none."""
+    if not position.game.has_pot:
+        return None
+    try:
+        scoring_inputs(position)
+    except StichError as error:
+        return str(error)
+    return None
 
 
 def final_settlement(position: Position) -> dict[str, Any] | None:

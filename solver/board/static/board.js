@@ -436,6 +436,7 @@ function renderContract() {
   }
   // how to give a pot, where the record gave none (a [Pot "0"] tag, the Deal form's 0, is a pot of 0 on purpose)
   if (view.pot && !view.pot.start && !view.pot.given) facts.push(["Pot", POT_NONE]);
+  if (view.pot_error) facts.push(["Pot", view.pot_error]);  // a [Pot] that does not read: the deal has no pot
   document.title = `${view.label} · stich board`;  // two tabs of the board say their deals in the tab bar
   box.replaceChildren(el("div", { class: "title", id: "title" }, view.label),
     view.event ? el("div", { class: "hint" }, view.event) : "",
