@@ -2336,8 +2336,9 @@ def test_a_sides_tricks_and_card_points_each_keep_one_line_at_320_pixels(driver,
     On a phone the table's payments of six seats began a line with "· pot 14 → 72": a line ends on its "·"."""
     driver.get(server)
     wait_for(lambda: settled(driver), "values")
-    lines = ("return [...document.querySelectorAll('#contract .figure')].map((n) => { const r = document.createRange();"
-             " r.selectNodeContents(n); return [n.textContent, new Set([...r.getClientRects()].map((q) => q.top)).size]; })")
+    lines = ("return [...document.querySelectorAll('#contract .figure')].map((n) => {"
+             " const r = document.createRange(); r.selectNodeContents(n);"
+             " return [n.textContent, new Set([...r.getClientRects()].map((q) => q.top)).size]; })")
     try:
         driver.set_window_size(320, 800)
         wait_for(lambda: driver.execute_script("return innerWidth") == 320, "a 320-pixel window")
