@@ -517,6 +517,11 @@ def test_a_pot_that_does_not_read_leaves_the_board_on_the_tricks():
     board = c.post("/api/load", json={"text": record.to_tbn() + '[Pot "abc"]\n'}).json()["open"]
     view = c.post("/api/position", json={"board": board, "moves": []}).json()
     assert view["default_objective"] == "tricks" and [o["name"] for o in view["objectives"]] == ["score", "tricks"]
+    # stich check's words for it, which the contract panel says: the table has no pot
+    assert view["pot"] is None and view["pot_error"] == ("pasted text:8:7: [Pot] is not a number of chips (got 'abc', "
+                                                         "expected a whole number from 0 to 999,999,999)")
+    good = c.post("/api/load", json={"text": record.to_tbn() + '[Pot "8"]\n'}).json()["open"]
+    assert c.post("/api/position", json={"board": good, "moves": []}).json()["pot_error"] is None
     scored = lines(c.post("/api/values", json={"board": board, "moves": [], "objective": "score"}))[-1]
     assert scored["kind"] == "error" and "abc" in scored["error"]  # said on the page, in one line
 
@@ -2254,16 +2259,20 @@ def test_the_pot_is_on_the_table_throughout_the_deal():
     moves = "EO S7 EK GA G8 SU E9 HA SK HO SZ HU".split()  # tricks to seats 2, 1, 3, 1
     pots = [c.post("/api/position", json={"board": loaded, "moves": moves[:n]}).json()["pot"] for n in (0, 3, 9, 12)]
     pays = "each trick pays 3"  # in stich show's words
-    assert pots == [{"start": 14, "per_trick": 3, "pays": pays, "won": [0, 0, 0], "left": 14},
-                    {"start": 14, "per_trick": 3, "pays": pays, "won": [0, 3, 0], "left": 11},
-                    {"start": 14, "per_trick": 3, "pays": pays, "won": [3, 3, 3], "left": 5},
-                    {"start": 14, "per_trick": 3, "pays": pays, "won": [6, 3, 3], "left": 2}]
+    assert pots == [{"start": 14, "per_trick": 3, "pays": pays, "won": [0, 0, 0], "left": 14, "given": True},
+                    {"start": 14, "per_trick": 3, "pays": pays, "won": [0, 3, 0], "left": 11, "given": True},
+                    {"start": 14, "per_trick": 3, "pays": pays, "won": [3, 3, 3], "left": 5, "given": True},
+                    {"start": 14, "per_trick": 3, "pays": pays, "won": [6, 3, 3], "left": 2, "given": True}]
     muss = c.post("/api/load", json={"text": text.replace("Trump S", "Trump S Muss")}).json()["open"]
     assert c.post("/api/position", json={"board": muss, "moves": moves[:3]}).json()["pot"] == {
-        "start": 14, "per_trick": 0, "pays": "a Muss: tricks pay nothing", "won": [0, 0, 0], "left": 14}
+        "start": 14, "per_trick": 0, "pays": "a Muss: tricks pay nothing", "won": [0, 0, 0], "left": 14, "given": True}
     untagged = c.post("/api/load", json={"text": text.replace('[Pot "14"]\n', "")}).json()["open"]
     pot = c.post("/api/position", json={"board": untagged, "moves": []}).json()["pot"]
-    assert pot["start"] == 0 and pot["pays"] == "tricks and targets only"
+    assert pot["start"] == 0 and pot["pays"] == "tricks and targets only" and pot["given"] is False
+    # a [Pot "0"] tag gives a pot of 0 on purpose: the page asks for no pot, as stich score's note does not
+    zero = c.post("/api/load", json={"text": text.replace('[Pot "14"]', '[Pot "0"]')}).json()["open"]
+    pot = c.post("/api/position", json={"board": zero, "moves": []}).json()["pot"]
+    assert pot["start"] == 0 and pot["pays"] == "tricks and targets only" and pot["given"] is True
     # a Muss says its own reason at a pot of 0 too, as stich show and score do
     untagged_muss = c.post("/api/load", json={"text": text.replace('[Pot "14"]\n', "").replace(
         "Trump S", "Trump S Muss")}).json()["open"]
@@ -2282,7 +2291,7 @@ def test_a_new_kratzen_deal_takes_its_pot():
     c = client()
     dealt = c.post("/api/deal", json={"game": "Kratzen", "seed": 4, "seats": 4, "pot": "16"}).json()["open"]
     assert c.post("/api/position", json={"board": dealt, "moves": []}).json()["pot"] == {
-        "start": 16, "per_trick": 4, "pays": "each trick pays 4", "won": [0, 0, 0, 0], "left": 16}
+        "start": 16, "per_trick": 4, "pays": "each trick pays 4", "won": [0, 0, 0, 0], "left": 16, "given": True}
     assert '[Pot "16"]' in c.post("/api/save", json={"board": dealt, "moves": []}).text
     refused(c.post("/api/deal", json={"game": "Schafkopf", "seed": 4, "pot": 16}), 400,
             "Schafkopf is not paid from a pot: leave the pot empty")

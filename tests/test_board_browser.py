@@ -986,6 +986,17 @@ def test_the_pot_is_in_the_middle_of_a_kratzen_table(driver, server):
     muss = text.replace("Trump S", "Trump S Muss").replace('[Pot "14"]\n', "")
     paste_record(driver, server, muss, "S.view.pot !== null && S.view.pot.start === 0", "the Muss")
     assert driver.find_element("id", "pot").text == "pot 0 chips · a Muss: tricks pay nothing"
+    # a [Pot "0"] tag is a pot of 0 on purpose: the panel asks for no pot, as stich score's note does not
+    paste_record(driver, server, text.replace('[Pot "14"]', '[Pot "0"]'), "S.view.pot !== null && S.view.pot.given",
+                 "the pot of 0")
+    assert driver.find_element("id", "pot").text == "pot 0 chips · tricks and targets only"
+    assert not driver.find_element("id", "pot").get_attribute("title")
+    assert "[Pot] tag" not in driver.find_element("id", "contract").text
+    # a [Pot] that does not read: no pot on the table, and the panel says why in stich check's words
+    paste_record(driver, server, text.replace('[Pot "14"]', '[Pot "lots"]'), "S.view.pot_error !== null", "the fault")
+    assert not driver.find_elements("id", "pot")
+    assert ("Pot pasted text:7:7: [Pot] is not a number of chips (got 'lots', expected a whole number from 0 to "
+            "999,999,999)") in driver.find_element("id", "contract").text
     # a new deal from the page takes its pot; the form says attacker, and asks for no pot in a game without one
     from selenium.webdriver.support.select import Select
     driver.find_element("id", "deal-open").click()
@@ -2317,6 +2328,73 @@ def test_every_examples_record_fits_a_320_pixel_window(driver, server):
             assert wide <= 320, (label, wide)
     finally:
         driver.set_window_size(1400, 900)
+
+
+def test_a_sides_tricks_and_card_points_each_keep_one_line_at_320_pixels(driver, server):
+    """At 320 pixels the contract panel's side rows broke "0 card points" after its 0 and "2 tricks" after its 2: each
+    figure stays on one line (the side's name may break before its seats), and the largest pot's payments still fit.
+    On a phone the table's payments of six seats began a line with "· pot 14 → 72": a line ends on its "·"."""
+    driver.get(server)
+    wait_for(lambda: settled(driver), "values")
+    lines = ("return [...document.querySelectorAll('#contract .figure')].map((n) => {"
+             " const r = document.createRange(); r.selectNodeContents(n);"
+             " return [n.textContent, new Set([...r.getClientRects()].map((q) => q.top)).size]; })")
+    try:
+        driver.set_window_size(320, 800)
+        wait_for(lambda: driver.execute_script("return innerWidth") == 320, "a 320-pixel window")
+        open_at(driver, "zwanzigerrufen.tbn board 3", 8)
+        figures = driver.execute_script(lines)
+        assert figures == [["2 tricks", 1], ["17 card points", 1], ["0 tricks", 1], ["0 card points", 1]]
+        assert driver.execute_script("return document.scrollingElement.scrollWidth") <= 320
+        # the largest pot's payments, settled: "net" stands above its chips rather than push the page sideways
+        text = ('[Game "Kratzen"]\n[Board "2"]\n[Seats "4"]\n[Deal "1: EA G7 HA HK / E7 HU HZ S9 / E9 SO SZ S7 / GA GZ'
+                ' G8 SA"]\n[Contract "Trump H"]\n[Declarer "1"]\n[Pot "999999999"]\n[Play "1"]\n'
+                'EA E7 E9 GA\nG7 HU SO GZ\nHZ SZ G8 HA\nHK S9 S7 SA\n*\n')
+        paste_record(driver, server, text, "S.view.is_over === true", "the settled deal")
+        assert [figure for figure, _ in driver.execute_script(lines)][1::2] == [
+            "+749999997 chips", "+249999999 chips", "-999999999 chips", "-999999999 chips"]
+        assert driver.execute_script("return document.scrollingElement.scrollWidth") <= 320
+        # the table's payments wrap after a "·", so that no line of them begins with one: six seats' on a phone
+        driver.set_window_size(390, 844)
+        wait_for(lambda: driver.execute_script("return innerWidth") == 390, "a 390-pixel window")
+        six = ('[Game "Kratzen"]\n[Board "5"]\n[Seats "6"]\n[Deal "1: S6 EA GA GU / E7 HK H8 S8 / HO HU SK SU / EK EO'
+               ' G8 SZ / EU E8 H7 SO / E9 HA H9 S7"]\n[Contract "Trump G"]\n[Declarer "1"]\n[Pot "14"]\n[Play "1"]\n'
+               'GA E7 HU G8 H7 S7\nS6 HK HO EK EU E9\nEA H8 SK EO E8 HA\nGU S8 SU SZ SO H9\n*\n')
+        paste_record(driver, server, six, "S.view.is_over === true", "the six seats' settled deal")
+        starts = driver.execute_script(
+            "const text = document.getElementById('payments'), out = []; let top = null;"
+            "const walker = document.createTreeWalker(text, NodeFilter.SHOW_TEXT);"
+            "for (let node = walker.nextNode(); node; node = walker.nextNode())"
+            " for (let i = 0; i < node.length; i++) { if (/\\s/.test(node.data[i])) continue;"
+            "  const r = document.createRange(); r.setStart(node, i); r.setEnd(node, i + 1);"
+            "  const at = r.getBoundingClientRect().top; if (top !== null && at > top + 2) out.push(node.data[i]);"
+            "  top = at; }"
+            "return out;")
+        assert len(starts) >= 2 and "·" not in starts, starts
+    finally:
+        driver.set_window_size(1400, 900)
+
+
+def test_the_deal_dialog_offers_a_choice_of_seats_only_where_the_game_has_one(driver, server):
+    """Kratzen is played by 3 to 6 seats, Zwanzigerrufen and Schafkopf by 4 alone: those two say their 4 as a fact,
+    not as a list of one, and a deal from the dialog has 4 seats."""
+    from selenium.webdriver.support.select import Select
+
+    driver.get(server)
+    wait_for(lambda: settled(driver), "values")
+    find = lambda name: driver.find_element("id", name)  # noqa: E731
+    find("deal-open").click()
+    Select(find("deal-game")).select_by_value("Kratzen")
+    assert find("deal-seats").is_displayed() and not find("deal-seats-fixed").is_displayed()
+    assert [o.text for o in Select(find("deal-seats")).options] == ["3", "4", "5", "6"]
+    for game in ("Zwanzigerrufen", "Schafkopf"):
+        Select(find("deal-game")).select_by_value(game)
+        assert not find("deal-seats").is_displayed(), game
+        assert find("deal-seats-fixed").is_displayed() and find("deal-seats-fixed").text == "4", game
+        assert find("deal-seats-fixed").find_element("xpath", "..").text.split() == ["Seats", "4"], game
+    find("deal-go").click()
+    wait_for(lambda: settled(driver) and driver.execute_script("return S.view.label") == "Schafkopf seed 1", "dealt")
+    assert driver.execute_script("return S.view.seats") == 4
 
 
 def redrawn(drawn):

@@ -40,7 +40,7 @@ from ..games.outcome import declarers_word
 from ..generate import MAX_SEED, SEED_RANGE, random_record
 from ..position import Position, position_from_record
 from ..score_objective import SCORE, objective_named
-from ..scoring import MAX_POT, score_deal, scoring_inputs
+from ..scoring import MAX_POT, pot_given, score_deal, scoring_inputs
 from ..settlement import settlement_unsupported
 from ..variant import value_text
 
@@ -738,7 +738,7 @@ def view(board: Board, moves: Sequence[object]) -> dict[str, Any]:
         "whole_deal": game.is_whole(rules.deal),
         "score_unit": game.score_unit,
         "settlement": final_settlement(position),
-        "pot": pot_so_far(position),
+        "pot": pot_so_far(position), "pot_error": pot_fault(position),
         "command": command_line(board, played_moves),
         "needs_save": not names_its_file(board),
     }
@@ -785,8 +785,9 @@ def pot_so_far(position: Position) -> dict[str, Any] | None:
     """The pot as a club table has it in the middle, for a game paid from one (Kratzen, RULES.md 3.4): the chips at
     the start, what each trick pays its winner (``per_trick``, and in words ``pays``: ``Game.pot_words``, as ``stich
     show`` and ``score`` say it), what the tricks taken have paid each seat and what is left (a missed target pays
-    into it only at the end: the settlement). None for the other games, or a [Pot] tag that does not
-    read (the score's answer says what is wrong with it)."""
+    into it only at the end: the settlement), and whether a ``[Pot]`` tag gave it (``given``: a pot of 0 given on
+    purpose asks for no pot, as ``stich score``'s note does not). None for the other games, or a [Pot] tag that does
+    not read (the score's answer says what is wrong with it)."""
     game = position.game
     if not game.has_pot:
         return None
@@ -799,7 +800,20 @@ def pot_so_far(position: Position) -> dict[str, Any] | None:
     won = [share * tricks for tricks in state.tricks]
     start = int(inputs)  # type: ignore[call-overload]  # a game with a pot: scoring_inputs is the pot
     return {"start": start, "per_trick": share, "pays": game.pot_words(position.rules.contract, start), "won": won,
-            "left": start - sum(won)}
+            "left": start - sum(won), "given": pot_given(position)}
+
+
+def pot_fault(position: Position) -> str | None:
+    """What is wrong with the record's ``[Pot]`` tag, in ``stich check``'s words: the board opens the record on its
+    tricks, and the contract panel says why it has no pot, not only the Score objective's refusal. None where the pot
+    reads, or the game has none."""
+    if not position.game.has_pot:
+        return None
+    try:
+        scoring_inputs(position)
+    except StichError as error:
+        return str(error)
+    return None
 
 
 def final_settlement(position: Position) -> dict[str, Any] | None:

@@ -351,11 +351,11 @@ function renderTable() {
     const { payments, pot } = settlementText(view, false);
     centre.append(el("div", { class: "hint", id: "payments" }, `pays (${view.score_unit}): ${payments}`,
       // kept on one line: on a phone "48" was left alone on the next
-      ...(pot === null ? [] : [" · ", el("span", { class: "pot-change" }, pot)])));
+      ...(pot === null ? [] : ["\u00a0· ", el("span", { class: "pot-change" }, pot)])));
   }
   if (winner !== null && !view.is_over) centre.append(el("div", { class: "hint" }, `seat ${winner} won the last trick`));
   if (view.pot && !view.is_over) centre.append(el("div", Object.assign({ class: "pot", id: "pot" },
-    view.pot.start ? {} : { title: `pot ${POT_NONE}` }), potText(view.pot)));
+    view.pot.start || view.pot.given ? {} : { title: `pot ${POT_NONE}` }), potText(view.pot)));
 }
 
 const signed = (n) => (n > 0 ? `+${n}` : `${n}`);
@@ -395,14 +395,21 @@ function potText(pot) {
   return `${left} · ${pot.pays}`;
 }
 
+// A side's figure in the contract panel, its number and unit on one line ("0 card points" broke after its 0 at 320
+// pixels); a payment's "net" may stand above its chips, where a pot of millions leaves no room beside them.
+function figureCell(text) {
+  const net = text.startsWith("net ") ? "net " : "";
+  return el("td", {}, net, el("span", { class: "figure" }, text.slice(net.length)));
+}
+
 function renderContract() {
   const view = S.view;
   const box = $("contract");
   // the sides' tricks and card points would give a secret partner away (the board audit): each seat's are on the table
   const rows = !view.per_seat && !sidesKnown(view) ? [] : view.sides.map((side) => el("tr", {},
     el("td", {}, view.per_seat ? side.name : `${side.name} (${side.seats.join("+")})`),
-    el("td", {}, plural(side.tricks, "trick")), el("td", {}, side.points !== null ? plural(side.points, "card point")
-      : seatChips(view, side.seats[0], true))));
+    figureCell(plural(side.tricks, "trick")),
+    figureCell(side.points !== null ? plural(side.points, "card point") : seatChips(view, side.seats[0], true))));
   const partner = view.per_seat ? null : !view.partner.length ? "none (alone)"
     : sidesKnown(view) ? `seat ${view.partner.join(", ")}` : `not known to seat ${view.to_move} yet`;
   // the suit's sign beside the contract's letter ("Trump G ♠"), as the cards show it
@@ -427,7 +434,9 @@ function renderContract() {
       el("span", { class: "hint" }, " · every deal of its game, uploads and deals too, over a record's own " +
         "[Variant]"))]);
   }
-  if (view.pot && !view.pot.start) facts.push(["Pot", POT_NONE]);
+  // how to give a pot, where the record gave none (a [Pot "0"] tag, the Deal form's 0, is a pot of 0 on purpose)
+  if (view.pot && !view.pot.start && !view.pot.given) facts.push(["Pot", POT_NONE]);
+  if (view.pot_error) facts.push(["Pot", view.pot_error]);  // a [Pot] that does not read: the deal has no pot
   document.title = `${view.label} · stich board`;  // two tabs of the board say their deals in the tab bar
   box.replaceChildren(el("div", { class: "title", id: "title" }, view.label),
     view.event ? el("div", { class: "hint" }, view.event) : "",
@@ -1062,7 +1071,7 @@ function settlementText(view, spoken) {
   const settled = view.settlement;
   const space = spoken ? " " : "\u00a0";
   const payments = settled.payments.map((p, i) => `seat${space}${i + 1}${space}${signed(p)}`)
-    .join(spoken ? ", " : " · ");
+    .join(spoken ? ", " : "\u00a0· ");  // a line ends on its "·", never begins with one
   const after = settled.pot === null ? null : settled.pot + settled.pot_change;
   const pot = after === null ? null
     : spoken ? `the pot goes from ${settled.pot} to ${after}` : `pot ${settled.pot} → ${after}`;
@@ -1288,6 +1297,11 @@ async function restore(problems, first) {
 function fillDealForm() {
   const game = S.games.find((g) => g.name === $("deal-game").value) || S.games[0];
   $("deal-seats").replaceChildren(...game.seats.map((n) => el("option", { value: n }, String(n))));
+  // a game of one seat count says it as a fact, not as a choice of one (Zwanzigerrufen's and Schafkopf's 4)
+  const fixed = game.seats.length === 1;
+  $("deal-seats").hidden = fixed;
+  $("deal-seats-fixed").hidden = !fixed;
+  $("deal-seats-fixed").textContent = fixed ? String(game.seats[0]) : "";
   const flags = S.boardVariant[game.name];  // a deal is bid and played under the board's --variant, as stich deal's
   // the empty field's meaning is said here, not in its placeholder, which a phone's field cut short ("(empty: any")
   $("deal-help").textContent = `Contracts: ${game.contracts} · none given: any everyday one`
