@@ -466,6 +466,8 @@ def read_pot(record: Record | None, pot: object) -> int:
     chips = small_number(tag.value)
     if chips is None:
         source = record.source if record is not None else "<input>"
-        raise ParseError("[Pot] is not a number of chips", source=source, line=tag.value_line,
-                         column=tag.value_column, token=tag.value, expected=f"a whole number from 0 to {MAX_POT:,}")
+        blank = not tag.value.strip()  # said as empty, not as "(got '')"
+        raise ParseError("[Pot] is empty" if blank else "[Pot] is not a number of chips", source=source,
+                         line=tag.value_line, column=tag.value_column, token=None if blank else tag.value,
+                         expected=f"a whole number from 0 to {MAX_POT:,}")
     return chips
