@@ -207,8 +207,14 @@ def notes_text(summary: BatchSummary) -> list[str]:
     solved now)``), as ``stich solve`` says a note of many records once: a pot of 0 in its words
     (:func:`~solver.games.outcome.pot_zero_said`)."""
     games = dict(summary.note_games)
-    return [f"note: {note_said(note, games.get(note, ''))} ({count:,} record{'' if count == 1 else 's'} solved now)"
-            for note, count in summary.notes]
+    return [f"note: {_counted_note(note_said(note, games.get(note, '')), count)}" for note, count in summary.notes]
+
+
+def _counted_note(note: str, count: int) -> str:
+    """``note`` with how many records carry it, folded into a bracket that ends it (``... (docs/scoring.md; 5
+    records solved now)``), since two brackets in a row read as two asides."""
+    solved = f"{count:,} record{'' if count == 1 else 's'} solved now"
+    return f"{note[:-1]}; {solved})" if note.endswith(")") else f"{note} ({solved})"
 
 
 def note_said(note: str, game: str) -> str:
