@@ -194,6 +194,12 @@ def declarers_word(side: Sequence[int] | frozenset[int], title: str = "declarer"
     return title if len(side) == 1 else f"{title}s"
 
 
+def declaring_side_said(side: Sequence[int] | frozenset[int]) -> str:
+    """``the declaring side`` for a side of two or more, ``the declarer`` for the one seat of a Solo, Wenz or Tout:
+    the words a bonus's description names the side by, as "the defenders hold the declarer to ..." does."""
+    return "the declarer" if len(side) == 1 else "the declaring side"
+
+
 def side_text(seats: Sequence[int]) -> str:
     """1-based ``seats`` for people, as the commands write them: ``1+3`` for a side, ``seat 2`` for one seat, ``-``
     for none."""
