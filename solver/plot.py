@@ -184,7 +184,8 @@ def plot_figure(analysis: PlayAnalysis) -> PlotFigure:
     tricks.set_xlabel("trick", fontsize=9)
 
     # every card named, in its seat's colour
-    axes.set_xticks([0, *(card.number for card in cards)], ["start", *(f"{card.seat}: {shown(card.card)}" for card in cards)],
+    axes.set_xticks([0, *(card.number for card in cards)],
+                    ["start", *(f"{card.seat}: {shown(card.card)}" for card in cards)],
                     rotation=90, fontsize=8, fontfamily="monospace")
     for label, card in zip(axes.get_xticklabels()[1:], cards):
         label.set_color(SEAT_COLOURS[(card.seat - 1) % len(SEAT_COLOURS)])
