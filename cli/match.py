@@ -421,6 +421,8 @@ def render_match(result: MatchResult, count: int, rotate: bool, stream: JsonStre
             console.print(report.difference)  # one line piped, for grep
         if report.intervals is not None:
             console.print(report.intervals)
+        if report.split is not None:
+            console.print(report.split)
     else:
         console.print(report.no_means)
     if report.stopped is not None:

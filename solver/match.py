@@ -295,6 +295,9 @@ class MatchResult:
     #: the boards some deal of which was played, as runs ``(first, last)`` in board order: on several workers a
     #: match stopped by an error has played the boards in flight past the one that failed, and its report names them
     board_runs: tuple[tuple[int, int], ...] = ()
+    #: the boards counted on which every deal split each bot's seats between the sides, their payments cancelling
+    #: (:func:`cancels`): boards that count 0 for every bot, whatever it played
+    split_boards: int = 0
 
     def __post_init__(self) -> None:
         if self.deals_played < 0:
@@ -351,8 +354,8 @@ class MatchResult:
         lines = [report.heading, report.setup, report.card_samples_line, report.pot_note]
         if report.table is not None:
             lines += table_text(report.table)
-        lines += [report.fixed, report.side, report.difference, report.intervals, report.no_means, report.stopped,
-                  report.mixed and f"note: {report.mixed}"]
+        lines += [report.fixed, report.side, report.difference, report.intervals, report.split, report.no_means,
+                  report.stopped, report.mixed and f"note: {report.mixed}"]
         return "\n".join(line for line in lines if line is not None)
 
     def _repr_html_(self) -> str:
@@ -365,7 +368,7 @@ class MatchResult:
             title, columns, rows = report.table
             parts.append(html_titled_table(title, columns, rows, right={1, 2}))
         parts.append(html_lines(line for line in (report.fixed, report.side, report.difference, report.intervals,
-                                                  report.no_means, report.stopped) if line is not None))
+                                                  report.split, report.no_means, report.stopped) if line is not None))
         parts.append(html_lines([f"note: {report.mixed}"] if report.mixed else [], small=True))
         return f"<div>{''.join(parts)}</div>"
 
@@ -462,6 +465,7 @@ class MatchReport:
     stopped: str | None
     mixed: str | None  # boards by more than one engine build (:func:`mixed_builds_text`)
     card_samples_line: str | None = None  # a timed bot's samples a card (:func:`card_samples_text`)
+    split: str | None = None  # boards that count 0 for every bot (:func:`split_text`)
 
 
 def match_report(result: MatchResult, boards: int | None = None) -> MatchReport:
@@ -514,7 +518,24 @@ def match_report(result: MatchResult, boards: int | None = None) -> MatchReport:
                    f"{boards_played(result)}: the result so far"
                    + (f" (not counted: the {cut:,} deal{'' if cut == 1 else 's'} of a board cut short)" if cut else ""))
     return MatchReport(heading, setup_text(result), pot_note, table, fixed, side, difference, intervals, no_means,
-                       stopped, mixed_builds_text(result.engine_builds), card_samples_text(result.card_samples))
+                       stopped, mixed_builds_text(result.engine_builds), card_samples_text(result.card_samples),
+                       split_text(result) if table is not None and not game.has_pot else None)
+
+
+def split_text(result: MatchResult) -> str | None:
+    """Why bots' means are 0 where the seating, not the play, made them so: a Zwanzigerrufen deal whose declarer's
+    partner sits beside him puts seats across the table on opposite sides, so ``cheater,random,cheater,random`` gives
+    each bot one seat of each side, paid alike and opposite, in every rotation. None where no board was so split."""
+    split, counted = result.split_boards, result.declaring_side.count
+    if not split:
+        return None
+    which = ("the one board" if counted == 1 else f"all {counted:,} boards") if split == counted else \
+        f"{split:,} of the {counted:,} boards"
+    names = list(result.bots)
+    one_against = ",".join([names[0]] + [names[-1]] * (len(result.first_deal.bots) - 1 if result.first_deal else 1))
+    return (f"note: on {which} every bot held seats of both sides in each deal, whose payments cancel: "
+            f"{'they count' if split > 1 else 'it counts'} 0 for every bot, whatever it played; seated one against "
+            f"the rest ({one_against}), the bots are compared on every board")
 
 
 def boards_played(result: MatchResult) -> str:
@@ -1273,6 +1294,7 @@ class MatchTally:
         self.first: PlayedDeal | None = None
         self.card_samples: dict[int, int] = {}  # cards by their samples (MatchResult.card_samples)
         self.boards_played = SpanSet()  # as runs: only the boards in flight on workers leave gaps (MatchResult's)
+        self.split = 0  # boards whose every deal cancels each bot's payments (MatchResult.split_boards)
 
     def add(self, deal: PlayedDeal) -> None:
         """One deal played (a board's rotations in order)."""
@@ -1308,6 +1330,8 @@ class MatchTally:
         if len(names) == 2:
             self.gaps.setdefault((names[0], names[1]), array("d")).append(
                 sum(_gap(deal, *names) for deal in deals) / len(deals))
+        if len(names) > 1 and all(cancels(deal) for deal in deals):
+            self.split += 1
         self.counted += len(deals)
 
     def result(self, game: str, seed: int, boards: int, stopped: str | None = None, pot: int | None = None,
@@ -1330,7 +1354,7 @@ class MatchTally:
                            difference, stopped, {name: self.seats[name] for name in names}, self.counted, pot, setup,
                            dict(engine_builds or {}), self.played, self.first, self.table_seats,
                            dict(sorted(self.card_samples.items())),
-                           tuple((first, end - 1) for first, end in self.boards_played.runs()))
+                           tuple((first, end - 1) for first, end in self.boards_played.runs()), self.split)
 
 
 def zero_sum(game: str, pot: int | None) -> bool:
@@ -1351,6 +1375,17 @@ def summarise(game: str, seed: int, boards: int, rotate: bool, played: Sequence[
     for deal in played:
         tally.add(deal)
     return tally.result(game, seed, boards, stopped, pot, setup, engine_builds)
+
+
+def cancels(deal: PlayedDeal) -> bool:
+    """Whether every bot of ``deal`` held seats of both sides and its payments came to 0: a deal that can tell the
+    bots apart by nothing, since a game paying each seat of a side alike pays one seat of each alike and opposite."""
+    declaring = set(deal.declaring_side)
+    for name in set(deal.bots):
+        seats = {seat for seat, bot in enumerate(deal.bots, 1) if bot == name}
+        if not (seats & declaring and seats - declaring) or sum(deal.payments[seat - 1] for seat in seats) != 0:
+            return False
+    return True
 
 
 def _gap(deal: PlayedDeal, first: str, second: str) -> float:

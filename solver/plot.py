@@ -1,13 +1,14 @@
 """The picture of a post-mortem: the double-dummy value over the course of the play, drawn with matplotlib.
 
-x is the number of cards played, every card named below the axis in its seat's colour, the tricks numbered along the
-top and separated by dashed lines; y is the series the post-mortem holds (``PlayAnalysis.curve``: the declaring side's
-total, what it has won plus the double-dummy value of the rest; without card points, the declarer's tricks), labelled
-from its ``measure`` and ``declaring_side``. A perfect play is a flat line. The contract's thresholds are drawn as
-horizontal lines (taken from the analysis, which reads them from the game's objectives), the one that decides the game
-(``PlayAnalysis.winning``) drawn apart and named, with a diamond on every card after which the line crossed it; every
-card graded worse than ``ok`` is a marker in its grade's colour, a card that threw away or handed over a bonus is a
-cross with the bonus named, and the bonuses still made at the end are named at the line's end.
+x is the number of cards played, every card named below the axis in its seat's colour (as the tables name it:
+``♠G``), the tricks numbered along the top and separated by dashed lines; y is the series the post-mortem holds
+(``PlayAnalysis.curve``: the declaring side's total, what it has won plus the double-dummy value of the rest; without
+card points, the declarer's tricks), labelled from its ``measure`` and ``declaring_side``. A perfect play is a flat
+line. The contract's thresholds are drawn as horizontal lines (taken from the analysis, which reads them from the
+game's objectives), the one that decides the game (``PlayAnalysis.winning``) drawn apart and named, with a diamond on
+every card after which the line crossed it; every card graded worse than ``ok`` is a marker in its grade's colour, a
+card that threw away or handed over a bonus is a cross with the bonus named, and the bonuses still made at the end
+are named at the line's end.
 
 matplotlib is imported on the first plot only (``import solver`` stays quick) and the figure draws itself with
 Agg, so no display is needed and no backend is chosen (pyplot's, a notebook's inline one, is left alone); the format
@@ -23,6 +24,7 @@ import textwrap
 from pathlib import Path
 from typing import TYPE_CHECKING, Sequence
 
+from .diagram import SIGNS, card_names
 from .errors import StichError, shown_name
 from .files import atomic_path
 
@@ -59,6 +61,20 @@ def _same_x(x: ArrayLike) -> ArrayLike:
     return x
 
 
+def fonts_draw_suit_signs() -> bool:
+    """Whether the fonts the plot names cards in (the axis's monospace, the notes' default) hold the suit signs, so
+    that it names them as the post-mortem's tables do (``♠G``); a font without them would draw empty boxes, so the
+    cards are then named as the record writes them (``SG``)."""
+    from matplotlib import font_manager
+    from matplotlib.ft2font import FT2Font
+
+    for family in ("monospace", None):  # None: the default family, matplotlib's rcParams
+        charmap = FT2Font(font_manager.findfont(font_manager.FontProperties(family=family))).get_charmap()
+        if not all(ord(sign) in charmap for sign in SIGNS.values()):
+            return False
+    return True
+
+
 def load_matplotlib() -> None:
     """Import matplotlib, or say why it cannot be: its import reads ``MPLBACKEND`` and fails on a name it does not
     know, although the plot draws itself with Agg whatever the variable names. That is the environment's error, not
@@ -87,6 +103,11 @@ def plot_figure(analysis: PlayAnalysis) -> PlotFigure:
 
     cards = analysis.cards
     count = len(cards)
+    shown_game = analysis.game if fonts_draw_suit_signs() else ""  # "": the cards by their names, as typed
+
+    def shown(card: str) -> str:
+        return card_names(shown_game, [card])
+
     figure = PlotFigure(figsize=(max(8.0, 0.28 * count + 3), 5.2), dpi=110, layout="constrained")
     axes = figure.add_subplot()
     unit = "payment in chips" if analysis.measure == "chips" else analysis.measure  # Kratzen: the attacker's own
@@ -163,7 +184,8 @@ def plot_figure(analysis: PlayAnalysis) -> PlotFigure:
     tricks.set_xlabel("trick", fontsize=9)
 
     # every card named, in its seat's colour
-    axes.set_xticks([0, *(card.number for card in cards)], ["start", *(f"{card.seat}: {card.card}" for card in cards)],
+    axes.set_xticks([0, *(card.number for card in cards)],
+                    ["start", *(f"{card.seat}: {shown(card.card)}" for card in cards)],
                     rotation=90, fontsize=8, fontfamily="monospace")
     for label, card in zip(axes.get_xticklabels()[1:], cards):
         label.set_color(SEAT_COLOURS[(card.seat - 1) % len(SEAT_COLOURS)])
@@ -179,7 +201,7 @@ def plot_figure(analysis: PlayAnalysis) -> PlotFigure:
         axes.plot([card.number], [value], "o", markersize=9, color=GRADE_COLOURS[card.grade], zorder=3,
                   gid=f"mistake-{card.number}")
         # a card that cost nothing but a bonus says only the bonus, as a game change alone does: no "(-0)"
-        note = f"{card.card} (-{card.cost})" if card.cost else card.card
+        note = f"{shown(card.card)} (-{card.cost})" if card.cost else shown(card.card)
         if card.bonuses_lost:
             axes.plot([card.number], [value], "x", markersize=13, markeredgewidth=2.5, color="black", zorder=4,
                       gid=f"bonus-{card.number}")
@@ -203,7 +225,7 @@ def plot_figure(analysis: PlayAnalysis) -> PlotFigure:
         if card.seat == analysis.declarer and changed[0] in card.bonuses_lost:
             continue  # the Kratzen attacker's own target, named lost already
         # a card graded ok can move it: a Kratzen seat's card that costs its own tricks nothing
-        notes[number] = f"{notes[number]}; {change}" if number in notes else f"{card.card}: {change}"
+        notes[number] = f"{notes[number]}; {change}" if number in notes else f"{shown(card.card)}: {change}"
     labels = [axes.annotate(notes[number], (number, analysis.curve[number]), xytext=(6, 7), textcoords="offset points",
                             fontsize=8, fontweight="bold" if number in crossed or cards[number - 1].bonuses_lost
                             else "normal", color=WINNING_COLOUR if number in crossed else "black",

@@ -24,7 +24,7 @@ from .errors import (shown_name, visible, CommandVariantError, FlagGivenTwiceErr
                      did_you_mean, integral, is_whole_number, quoted)
 from .formats.tbn import (BRIDGE_DEAL_EXPECTED, PlaySection, Record, Tag, Token, bridge_deal_said,
                           is_bridge_deal)
-from .games import games_with, get_game
+from .games import GAMES, games_with, get_game
 from .games.base import RECORD_TAGS, STATE_TAGS, Contract, Game, Objective, Rules
 from .games.tables import current_winner
 from .state import PlayState, card_whereabouts
@@ -443,7 +443,14 @@ def _deal_word_note(pack: Pack, word: str) -> str:
 
 
 def _tag_error(record: Record, tag: Tag, message: str, expected: str | None = None) -> ParseError:
-    return _error(record, message, tag.value_line, tag.value_column, tag.value, expected)
+    """The error at a tag's value; an empty value is not shown as "(got '')", which tells the reader nothing."""
+    return _error(record, message, tag.value_line, tag.value_column, tag.value if tag.value.strip() else None, expected)
+
+
+def _empty_tag_error(record: Record, tag: Tag, expected: str) -> ParseError:
+    """``[Declarer] is empty (expected ...)``: a tag given with no value, said as such rather than as a value that
+    is not a seat (or game, or number) followed by "(got '')"."""
+    return _tag_error(record, tag, f"[{tag.name}] is empty", expected)
 
 
 def _value_words(tag: Tag) -> list[tuple[str, int]]:
@@ -583,6 +590,8 @@ def _seat_of(value: str, seats: int) -> int | None:
 
 def _seat_number(record: Record, tag: Tag, seats: int) -> int:
     seat = _seat_of(tag.value, seats)
+    if seat is None and not tag.value.strip():
+        raise _empty_tag_error(record, tag, f"a seat number from 1 to {seats}")
     if seat is None:
         raise _tag_error(record, tag, f"[{tag.name}] is not a seat", f"a seat number from 1 to {seats}")
     return seat
@@ -603,6 +612,8 @@ def _unheld_note(game: type[Game], hands: list[list[tuple[str, int]]]) -> str:
 
 def _read_deal(record: Record, game: type[Game], tag: Tag) -> Deal:
     """The Deal tag, with every error pointing at the card or separator that causes it."""
+    if not tag.value.strip():
+        raise _empty_tag_error(record, tag, "the cards of every hand")
     words = _value_words(tag)
     first = 1
     prefix: tuple[str, int] | None = None  # the first seat's number as written, for an error that points at it
@@ -675,6 +686,8 @@ def position_from_record(record: Record, *, variant: Mapping[str, object] | str 
     if not isinstance(record, Record):
         raise ParseError(f"expected a Record (from read_records or parse_records), not {type(record).__name__}")
     game_tag = _required(record, "Game")
+    if not game_tag.value.strip():
+        raise _empty_tag_error(record, game_tag, f"one of {', '.join(known.name for known in GAMES)}")
     try:
         game = get_game(game_tag.value)
     except StichError as error:
@@ -682,6 +695,8 @@ def position_from_record(record: Record, *, variant: Mapping[str, object] | str 
     deal_tag = _required(record, "Deal")
     deal = _read_deal(record, game, deal_tag)
     seats_tag = record.tag("Seats")
+    if seats_tag is not None and not seats_tag.value.strip():
+        raise _empty_tag_error(record, seats_tag, str(deal.seats))
     if seats_tag is not None and (seats_given := small_number(seats_tag.value)) != deal.seats:
         what = "disagrees with" if seats_given is not None else "is not a number of players for"
         raise _tag_error(record, seats_tag, f"[Seats] {what} the deal's {deal.seats} hands", str(deal.seats))
@@ -740,6 +755,8 @@ def position_from_record(record: Record, *, variant: Mapping[str, object] | str 
             continue
         if STATE_TAGS[name] is bool:
             said = _yes_or_no(tag.value)
+            if said is None and not tag.value.strip():
+                raise _empty_tag_error(record, tag, "yes or no")
             if said is None:
                 raise _tag_error(record, tag, f"[{tag_name}] is yes or no", "yes or no")
             state_tags[name] = said
@@ -864,6 +881,9 @@ def _replay(record: Record, rules: Rules,
         return state, ()
     leader = play.leader
     seat = small_number(leader.text)
+    if not leader.text.strip():
+        raise _error(record, "[Play] is empty", leader.line, leader.column, None,
+                     f"a seat number from 1 to {rules.seats}")
     if seat is None or not 1 <= seat <= rules.seats:
         raise _error(record, "[Play] does not name a seat", leader.line, leader.column, leader.text,
                      f"a seat number from 1 to {rules.seats}")

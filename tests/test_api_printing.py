@@ -298,7 +298,7 @@ def test_bonus_checks_and_dealt_bonuses_render_their_check_rows(valat):
     valat_check = next(check for check in checks if check.bonus == "valat")
     rows = cells(valat_check._repr_html_())
     assert rows == [["bonus", "for", "what", "forced alone?"],
-                    ["Valat", "seat 1", "the declaring side takes every trick", "yes - seat 1 can force it"]]
+                    ["Valat", "seat 1", "the declarer takes every trick", "yes - seat 1 can force it"]]
     assert str(valat_check).endswith(rows[1][3])
     trull = next(bonus for bonus in solver.dealt_bonuses(valat) if bonus.bonus == "trull")
     assert cells(trull._repr_html_())[1] == ["Trull", "-", "one player was dealt TS T21 T1",

@@ -2195,6 +2195,33 @@ def test_a_match_stopped_on_several_workers_names_the_boards_it_played_past_the_
                    "together"
 
 
+def test_a_match_says_when_the_seating_alone_made_every_bot_s_board_0():
+    """``cheater,random,cheater,random`` in Zwanzigerrufen gave 0.00 to both bots on every board: where the
+    declarer's partner sits beside him, seats across the table are on opposite sides, paid alike and opposite, in
+    every rotation. Such boards are counted and said, with the seating that compares the bots on every board; a
+    board whose partner sits across is not among them, nor one where a bot's seats are of one side, though paid 0."""
+    from solver.match import match_report
+
+    def board(number: int, side: tuple[int, int], payments: tuple[int, ...]) -> list[PlayedDeal]:
+        bots = [("a", "b", "a", "b"), ("b", "a", "b", "a")] * 2
+        return [PlayedDeal(number, rotation, names, "Normal", 1, side, (), payments)
+                for rotation, names in enumerate(bots)]
+
+    beside = board(1, (1, 2), (2, 2, -2, -2))
+    across = board(2, (1, 3), (2, -2, 2, -2))
+    split = match_report(summarise("Zwanzigerrufen", 1, 1, True, beside), 1).split
+    assert split == ("note: on the one board every bot held seats of both sides in each deal, whose payments cancel: "
+                     "it counts 0 for every bot, whatever it played; seated one against the rest (a,b,b,b), the bots "
+                     "are compared on every board")
+    both = match_report(summarise("Zwanzigerrufen", 1, 2, True, beside + across), 2)
+    assert both.split is not None and both.split.startswith("note: on 1 of the 2 boards every bot held")
+    assert match_report(summarise("Zwanzigerrufen", 1, 1, True, across), 1).split is None
+    one_seat = [PlayedDeal(3, rotation, names, "Normal", 1, (1, 2), (), (0, 0, 0, 0))
+                for rotation, names in enumerate([("a", "b", "b", "b"), ("b", "a", "b", "b"), ("b", "b", "a", "b"),
+                                                  ("b", "b", "b", "a")])]
+    assert match_report(summarise("Zwanzigerrufen", 1, 1, True, one_seat), 1).split is None  # a's seat is one side's
+
+
 def test_a_bot_reads_the_trumps_the_trick_s_winner_and_the_sides_from_the_position():
     """A bot of one's own reads from the position whether a card is a trump and who wins the trick, each seat's true
     side, 1-based, and the called card that tells the table the sides, without the games' rule objects (a trump table

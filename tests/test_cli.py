@@ -537,7 +537,7 @@ def test_check_s_rows_name_each_bonus_once(monkeypatch):
     rows = {cells[0]: cells[2] for line in run("check", EXAMPLES / "valat.tbn").stdout.splitlines()
             if line.startswith("│") for cells in [[cell.strip() for cell in line.split("│")[1:]]]}
     assert rows["Valat against"] == "the defenders take every trick"
-    assert rows["Absolut"] == "the declaring side reaches 56"
+    assert rows["Absolut"] == "the declarer reaches 56"  # a Solo's lone declarer, as "Absolut against" says
     assert rows["Pagat Ultimo beaten"] == "the Pagat is played to the last trick and beaten (silent loss)"
     assert rows["Trull"] == "one player was dealt TS T21 T1"
     assert rows["4 Kings"] == "one player was dealt the four Kings"

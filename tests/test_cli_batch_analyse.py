@@ -81,6 +81,19 @@ def test_batch_json_prints_the_runs_summary_as_one_document(tmp_path):
     assert len(out.read_text().splitlines()) == 4
 
 
+def test_batch_folds_the_count_into_a_note_that_ends_in_a_bracket(tmp_path):
+    """The ending's note ends "(docs/scoring.md)": its count goes inside that bracket, not in a second one after it;
+    a note without a closing bracket keeps the count in brackets of its own."""
+    result = runner.invoke(app, ["batch", str(EXAMPLES / "schafkopf.tbn"), "--out", str(tmp_path / "out.jsonl"),
+                                 "--workers", "1"])
+    assert result.exit_code == 0, result.stderr
+    notes, source = result.stderr.splitlines()[:-1], EXAMPLES / "schafkopf.tbn"
+    assert "stich: batch: an ending: scored on the cards it holds, as a whole deal would be (docs/scoring.md; 1 " \
+           f"record solved now, at {source}:88)" in notes
+    assert "stich: batch: card points: a Wenz Tout's score does not count them (won by every trick); objective " \
+           f"'score' measures it (1 record solved now, at {source}:56)" in notes
+
+
 def test_batch_says_the_notes_of_its_lines_once_each(tmp_path):
     """Kratzen deals written by ``stich deal`` without ``--pot`` have no pot, so every score settles at 0: ``solve``
     says so under each answer, and batch says each note once on stderr with its count (the lines keep theirs), not only

@@ -73,6 +73,42 @@ def test_an_empty_contract_is_said_to_be_empty_not_shown_as_got_nothing(name):
         assert str(error).split(": ", 1)[1] == f"empty contract (expected {EMPTY_EXPECTED[name]})"
 
 
+#: Each tag given empty in GOOD (added where GOOD lacks it), and what its error then says after the place.
+EMPTY_TAGS = {"Game": "[Game] is empty (expected one of Zwanzigerrufen, Schafkopf, Kratzen)",
+              "Deal": "[Deal] is empty (expected the cards of every hand)",
+              "Seats": "[Seats] is empty (expected 4)",
+              "Declarer": "[Declarer] is empty (expected a seat number from 1 to 4)",
+              "Leader": "[Leader] is empty (expected a seat number from 1 to 4)",
+              "Partner": "[Partner] is empty (expected a seat number from 1 to 4)",
+              "CalledSuitLed": "[CalledSuitLed] is empty (expected yes or no)",
+              "Play": "[Play] is empty (expected a seat number from 1 to 4)",
+              "Announcements": "[Announcements] belongs to Zwanzigerrufen's scoring; Schafkopf has none "
+                               "(expected no [Announcements] tag in a Schafkopf record)"}
+
+
+@pytest.mark.parametrize("name", EMPTY_TAGS)
+def test_an_empty_tag_is_said_to_be_empty_not_shown_as_got_nothing(name):
+    """[Declarer ""] ended "(got '', expected a seat number from 1 to 4)": an empty tag (or only spaces) is said as
+    empty, with what was expected, as an empty contract is."""
+    for value in ("", "  "):
+        tag = f'[{name} "{value}"]'
+        text = re.sub(rf'\[{name} "[^"]*"\]', tag, GOOD) if f"[{name} " in GOOD else GOOD + tag + "\n"
+        error = error_of(text)
+        assert error.token is None
+        assert str(error).split(": ", 1)[1] == EMPTY_TAGS[name]
+        assert error.line == text.splitlines().index(tag) + 1
+
+
+def test_an_empty_pot_is_said_to_be_empty():
+    kratzen = '[Game "Kratzen"]\n[Deal "1: EO E9 / GA HA / EK G8"]\n[Contract "Trump S"]\n[Pot ""]\n'
+    from solver.games.outcome import read_pot
+
+    record = solver.parse_positions(kratzen, name="bad.tbn")[0].record
+    with pytest.raises(ParseError) as info:
+        read_pot(record, None)
+    assert str(info.value) == "bad.tbn:4:7: [Pot] is empty (expected a whole number from 0 to 999,999,999)"
+
+
 def test_duplicate_card_points_at_the_second_one():
     error = error_of(GOOD.replace("SK S9", "SK EO"))
     assert (error.source, error.line, error.token) == ("bad.tbn", 2, "EO")

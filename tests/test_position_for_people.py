@@ -314,7 +314,7 @@ def test_results_print_for_people_and_render_in_a_notebook():
     lines = str(result).splitlines()
     assert lines[0] == "board 1: Zwanzigerrufen Solo, declarer 1"  # what was solved, as the notebook heads it
     assert lines[1] == "Valat for seat 1: 10 (5 won already + 5 from the rest); needs 10: yes"  # the players' name
-    assert lines[2] == "the declaring side takes every trick"  # the name said once
+    assert lines[2] == "the declarer takes every trick"  # the name said once
     assert lines[3] == "seat 1's cards (value of the rest): T17 5, T16 5, SK 5, CK 5, HK 4"
     assert lines[4].startswith("line: T17 ") and len(lines) == 5
     html = result._repr_html_()
@@ -338,7 +338,7 @@ def test_results_print_for_people_and_render_in_a_notebook():
     assert repr(settled) == ("<DDSettlement Zwanzigerrufen Normal T20, double dummy: declarers 1+4 net +12 game units; "
                              "payments: seat 1 +6, seat 2 -6, seat 3 -6, seat 4 +6>")
     checks = {check.bonus: check for check in solver.check_bonuses(position)}
-    assert str(checks["valat"]) == "Valat for seat 1: the declaring side takes every trick: yes - seat 1 can force it"
+    assert str(checks["valat"]) == "Valat for seat 1: the declarer takes every trick: yes - seat 1 can force it"
     assert str(checks["valat_against"]).endswith(": no - missed")
     assert str(checks["pagat_ultimo"]).endswith(": no - seat 1 can stop it")
     assert repr(checks["valat"]).startswith("BonusCheck(bonus='valat'")
@@ -479,3 +479,22 @@ def test_every_result_that_is_a_frozen_dataclass_hashes_as_it_compares():
         if same is not None:
             assert same == result and hash(same) == hash(result), type(result).__name__
     assert len({analysis, analysis}) == 1
+
+
+def test_a_lone_declarer_is_named_alike_in_every_bonus_row():
+    """A Solo's bonus rows said "the declaring side reaches 45" beside "the defenders hold the declarer to 32 or
+    less": one seat is "the declarer" in every row, a side of two "the declaring side" (Schafkopf's Wenz and Solo
+    alike, a Rufer's two seats not)."""
+    checks = {check.bonus: check.description for check in solver.check_bonuses(
+        next(solver.read_positions(EXAMPLES / "valat.tbn")))}
+    assert checks["game"] == "the declarer reaches 45"
+    assert checks["absolut"] == "the declarer reaches 56 (Absolut)"
+    assert checks["absolut_against"] == "the defenders hold the declarer to 32 or less (Absolut against)"
+    assert checks["valat"] == "the declarer takes every trick (Valat)"
+    boards = {position.record.tag("Board").value: position
+              for position in solver.read_positions(EXAMPLES / "schafkopf.tbn")}
+    wenz, rufer = boards["2"], boards["6"]
+    assert [wenz.rules.objective(name).description for name in ("points", "game", "schwarz")] == [
+        "card points the declarer can force", "the declarer reaches 61", "the declarer takes every trick (Schwarz)"]
+    assert [rufer.rules.objective(name).description for name in ("game", "schneider_against")] == [
+        "the declaring side reaches 61", "the defenders hold the declarers to 30 or less (Schneider against)"]

@@ -305,7 +305,7 @@ def test_the_svg_marks_every_mistake_bonus_and_threshold(tmp_path):
                                    ("valat (all tricks)", 61))
     assert {f"threshold-{name}" for name, _ in analysis.thresholds} <= set(ids)
     text = _svg_text(path)
-    for words in ("Zwanzigerrufen Solo, declarer 1", "trick", "card played", "points of seat 1", "1: HK", "2: T1",
+    for words in ("Zwanzigerrufen Solo, declarer 1", "trick", "card played", "points of seat 1", "1: ♥K", "2: T1",
                   "Valat lost", "blunder", "inaccuracy", "seat 4", "game won at \u2265 45"):
         assert words in text, words
 
@@ -321,7 +321,7 @@ def test_the_plot_draws_the_game_and_marks_where_the_play_crosses_it(tmp_path):
     ids = _svg_ids(path)
     assert [i for i in ids if i.startswith("game-")] == ["game-1", "game-4"] and "threshold-game" in ids
     text = _svg_text(path)
-    assert "game won at \u2265 45" in text and "HJ (-1); game won" in text and "; game lost" in text
+    assert "game won at \u2265 45" in text and "♥J (-1); game won" in text and "; game lost" in text
     assert "game won or lost by this card" in text  # the legend
     # a Tout is won by every trick, which 120 card points need not be: no line on the points' scale
     tout = next(p for p in solver.read_positions(EXAMPLES / "schafkopf.tbn") if p.record.get("Board") == "4")
@@ -1354,7 +1354,7 @@ def test_a_card_that_cost_nothing_but_a_bonus_is_labelled_without_a_cost(tmp_pat
     assert [(card.card, card.cost) for card in analysis.cards[2:4]] == [("T21", 0), ("T18", 0)]
     text = _svg_text(write_plot(analysis, tmp_path / "mondfang.svg"))
     assert "T21: Mondfang handed over" in text and "T18: Mondfang lost" in text and "(-0)" not in text
-    assert "T15 (-11): Pagat Ultimo handed over; game lost" in text and "SN (-7)" in text  # a cost is still said
+    assert "T15 (-11): Pagat Ultimo handed over; game lost" in text and "♠N (-7)" in text  # a cost is still said
 
 
 def _announced(text: str | None) -> solver.Position:
@@ -1979,6 +1979,25 @@ def test_the_kratzen_legend_names_its_cross_a_target_not_a_bonus(tmp_path):
     assert "bonus thrown away or handed over" in zr
 
 
+def test_the_plot_names_the_cards_as_the_tables_do(monkeypatch):
+    """The plot named a French pack's cards as the file types them (``CQ``) beside tables that show ``♣Q``: it names
+    them as the tables do where its fonts draw the signs (matplotlib's own DejaVu fonts do), and by their names where
+    they do not; a German pack's cards keep their names, as in its tables."""
+    import solver.plot
+    from solver.plot import plot_figure
+
+    def ticks(game: str, board: str) -> list[str]:
+        position = next(p for p in solver.read_positions(EXAMPLES / game) if p.record.get("Board") == board)
+        (axes,) = plot_figure(analyse_play(position)).axes
+        return [label.get_text() for label in axes.get_xticklabels()]
+
+    assert solver.plot.fonts_draw_suit_signs()
+    assert ticks("zwanzigerrufen.tbn", "2")[1:7] == ["1: T21", "2: TS", "3: T4", "4: T8", "2: ♣Q", "3: T5"]
+    assert ticks("schafkopf.tbn", "7")[1:3] == ["1: GO", "2: EO"]
+    monkeypatch.setattr(solver.plot, "fonts_draw_suit_signs", lambda: False)
+    assert ticks("zwanzigerrufen.tbn", "2")[5] == "2: CQ"
+
+
 def test_a_pair_lost_together_is_labelled_in_the_table_s_words_and_stays_inside_the_axes():
     """Board 6 of the examples (a one-trick ending): HK hands over Valat against and the Pagat together. The plot says
     it in the table's words (`Valat against + Pagat Ultimo together`, not the JSON's name), folded where it is wider
@@ -1994,7 +2013,7 @@ def test_a_pair_lost_together_is_labelled_in_the_table_s_words_and_stays_inside_
     canvas.draw()
     (axes,) = figure.axes
     (label,) = [text for text in axes.texts if text.get_gid() == "label-1"]
-    assert label.get_text() == "HK (-2):\nValat against + Pagat\nUltimo together handed\nover"
+    assert label.get_text() == "♥K (-2):\nValat against + Pagat\nUltimo together handed\nover"
     box, frame = label.get_window_extent(canvas.get_renderer()), axes.get_window_extent(canvas.get_renderer())
     assert frame.x0 <= box.x0 and box.x1 <= frame.x1 and frame.y0 <= box.y0 and box.y1 <= frame.y1
 

@@ -194,6 +194,12 @@ def declarers_word(side: Sequence[int] | frozenset[int], title: str = "declarer"
     return title if len(side) == 1 else f"{title}s"
 
 
+def declaring_side_said(side: Sequence[int] | frozenset[int]) -> str:
+    """``the declaring side`` for a side of two or more, ``the declarer`` for the one seat of a Solo, Wenz or Tout:
+    the words a bonus's description names the side by, as "the defenders hold the declarer to ..." does."""
+    return "the declarer" if len(side) == 1 else "the declaring side"
+
+
 def side_text(seats: Sequence[int]) -> str:
     """1-based ``seats`` for people, as the commands write them: ``1+3`` for a side, ``seat 2`` for one seat, ``-``
     for none."""
@@ -466,6 +472,8 @@ def read_pot(record: Record | None, pot: object) -> int:
     chips = small_number(tag.value)
     if chips is None:
         source = record.source if record is not None else "<input>"
-        raise ParseError("[Pot] is not a number of chips", source=source, line=tag.value_line,
-                         column=tag.value_column, token=tag.value, expected=f"a whole number from 0 to {MAX_POT:,}")
+        blank = not tag.value.strip()  # said as empty, not as "(got '')"
+        raise ParseError("[Pot] is empty" if blank else "[Pot] is not a number of chips", source=source,
+                         line=tag.value_line, column=tag.value_column, token=None if blank else tag.value,
+                         expected=f"a whole number from 0 to {MAX_POT:,}")
     return chips

@@ -15,7 +15,8 @@ from ..errors import InvalidContractError, close_matches, quoted
 from ..state import PlayState
 from ..variant import Flag, Variant
 from .tables import CalledCard, Level, RuleTables
-from .outcome import DealtBonus, ScoreItem, declarers_word, Scored, seats_of, total_payments, two_sided
+from .outcome import (DealtBonus, ScoreItem, declarers_word, declaring_side_said, Scored, seats_of, total_payments,
+                      two_sided)
 from .base import (Contract, Game, Objective, PayoffComponent, Rules, SettlementItems, TrumpSuitRules,
                    GERMAN_RANK_WORDS, GERMAN_SUIT_WORDS, german_suit_of_word, german_suit_word_error,
                    german_suited_pack, parse_words, points_objective, require, tricks_objective, unknown_objective)
@@ -157,18 +158,19 @@ class SchafkopfRules(TrumpSuitRules):
 
     def objective(self, name: str, seat: int | None = None) -> Objective:
         d, o = self.declaring_side, self.defending_side
+        who = declaring_side_said(d)
         if name == "points":
-            return points_objective(self, d, name, "card points the declaring side can force", None, TOTAL_POINTS)
+            return points_objective(self, d, name, f"card points {who} can force", None, TOTAL_POINTS)
         if name == "game":
-            return points_objective(self, d, name, "the declaring side reaches 61", 61, TOTAL_POINTS)
+            return points_objective(self, d, name, f"{who} reaches 61", 61, TOTAL_POINTS)
         if name == "schneider":
-            return points_objective(self, d, name, "the declaring side reaches 91 (Schneider)", 91, TOTAL_POINTS)
+            return points_objective(self, d, name, f"{who} reaches 91 (Schneider)", 91, TOTAL_POINTS)
         if name == "schneider_against":
             held = f"the {declarers_word(d)}"  # a Solo's, a Wenz's or a Tout's declarer is one seat
             return points_objective(self, o, name, f"the defenders hold {held} to 30 or less (Schneider against)",
                                     self.held_to(30), TOTAL_POINTS)
         if name == "schwarz":
-            return tricks_objective(self, d, name, "the declaring side takes every trick (Schwarz)",
+            return tricks_objective(self, d, name, f"{who} takes every trick (Schwarz)",
                                     self.tricks_in_deal)
         if name == "schwarz_against":
             return tricks_objective(self, o, name, "the defenders take every trick (Schwarz against)",

@@ -19,7 +19,8 @@ from ..errors import InvalidContractError, StichError, did_you_mean, quoted
 from ..formats.tbn import Record
 from ..state import PlayState
 from ..variant import Flag, Variant
-from .outcome import DealtBonus, ScoreItem, Scored, card_seat, declarers_word, seats_of, total_payments, two_sided
+from .outcome import (DealtBonus, ScoreItem, Scored, card_seat, declarers_word, declaring_side_said, seats_of,
+                      total_payments, two_sided)
 from .tables import Level, Reservation, RuleTables, SpecialWinner
 from .base import (Contract, Game, Objective, PayoffComponent, Rules, SettlementItems,
                    TrickEvent, parse_words, points_objective, require, tricks_objective, unknown_objective)
@@ -189,18 +190,19 @@ class ZwanzigerrufenRules(Rules):
 
     def objective(self, name: str, seat: int | None = None) -> Objective:
         d, o = self.declaring_side, self.defending_side
+        who = declaring_side_said(d)
         if name == "points":
-            return points_objective(self, d, name, "card points the declaring side can force", None, TOTAL_POINTS)
+            return points_objective(self, d, name, f"card points {who} can force", None, TOTAL_POINTS)
         if name == "game":
-            return points_objective(self, d, name, "the declaring side reaches 45", 45, TOTAL_POINTS)
+            return points_objective(self, d, name, f"{who} reaches 45", 45, TOTAL_POINTS)
         if name == "absolut":
-            return points_objective(self, d, name, "the declaring side reaches 56 (Absolut)", 56, TOTAL_POINTS)
+            return points_objective(self, d, name, f"{who} reaches 56 (Absolut)", 56, TOTAL_POINTS)
         if name == "absolut_against":
             held = f"the {declarers_word(d)}"  # a soloist is one player
             return points_objective(self, o, name, f"the defenders hold {held} to 32 or less (Absolut against)",
                                     self.held_to(32), TOTAL_POINTS)
         if name == "valat":
-            return tricks_objective(self, d, name, "the declaring side takes every trick (Valat)",
+            return tricks_objective(self, d, name, f"{who} takes every trick (Valat)",
                                     self.tricks_in_deal)
         if name == "valat_against":
             return tricks_objective(self, o, name, "the defenders take every trick (Valat against)",
