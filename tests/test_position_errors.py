@@ -377,6 +377,21 @@ def test_a_near_tag_whose_value_the_meant_tag_could_not_have_is_kept():
     assert "did you mean 'Variant'?" in str(error_of(GOOD + '[Variants "schneider_at=31"]\n'))
 
 
+def test_a_misspelt_announcements_tag_is_refused_even_with_a_misspelt_value():
+    """A tag near [Announcements] whose value starts as announcements do (a seat and a colon) is refused even where
+    a word of it is misspelt too, and a name cut short ([Announce]) is refused whatever its value: kept, either
+    would score the deal without its Kontra."""
+    zwanzigerrufen = ('[Game "Zwanzigerrufen"]\n[Deal "1: T21 SK / T20 SQ / T19 HK / T15 DK"]\n'
+                      '[Contract "Normal T19"]\n[Declarer "1"]\n')
+    for tag, value in (("Announcement", "2: Contra"), ("Announce", "2: Contra"), ("Announce", "2: Kontra"),
+                       ("Announce", "x")):
+        assert str(error_of(zwanzigerrufen + f'[{tag} "{value}"]\n')) == (
+            f"bad.tbn:5:1: [{tag}] is no tag stich reads; did you mean 'Announcements'? (got '{tag}', expected "
+            f"[Announcements \"{value}\"] if that is what it means; another program's tag can be renamed)")
+    assert "did you mean 'Declarer'?" in str(error_of(GOOD.replace('[Declarer "1"]', '[Declare "1"]')))
+    assert solver.parse_positions(zwanzigerrufen + '[Annou "x"]\n')[0].record.get("Annou") == "x"  # too short
+
+
 def test_a_card_written_twice_or_left_out_names_the_card_no_hand_holds():
     assert "duplicate card EO (also in seat 1); no hand holds S9 (got" in str(error_of(GOOD.replace("SK S9",
                                                                                                      "SK EO")))
