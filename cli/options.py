@@ -85,10 +85,12 @@ def checked_objectives(values: Sequence[str] | str | None) -> Sequence[str] | st
 
 def objective_by_title(value: str) -> str:
     """``value`` as an objective's name where it is an objective as the tables title it (``Pagat Ultimo beaten``,
-    ``Valat against``: ``stich check`` and ``solve`` name the rows so, and a player asks with the words he read);
-    any other value as given. The titles are read in any case, one space or underscore between words."""
+    ``Valat against``: ``stich check`` and ``solve`` name the rows so, and a player asks with the words he read), or
+    a bonus the cards decide as check titles it (``4 Kings``: told so rather than taken for a misspelling); any other
+    value as given. The titles are read in any case, one space or underscore between words."""
     words = "_".join(value.replace("_", " ").split()).lower()
-    titles = {"_".join(game.row_title(name).split()).lower(): name for game in GAMES for name in game.objectives}
+    titles = {"_".join(game.row_title(name).split()).lower(): name for game in GAMES
+              for name in (*game.objectives, *game.dealt_bonus_names)}
     return titles.get(words, value)
 
 
