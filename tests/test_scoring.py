@@ -886,10 +886,18 @@ def test_bad_announcements(text, message):
                              "answers a Kontra with Retour and a Supra with Resupra"),
     ("2: Kontra; 4: Retour", "seat 4: Retour on the game is said by the declarers only; this seat defends: its side "
                              "says Kontra, and answers a Retour with Supra"),
+    ("1: Trull; 2: Kontra Trull; 1: Kontra Trull", "seat 1: Kontra on Trull is said by the other side only; this "
+                                                   "seat's side announced it, and answers a Kontra with Retour and a "
+                                                   "Supra with Resupra"),
+    ("1: Trull; 2: Kontra Trull; 4: Retour Trull", "seat 4: Retour on Trull is said by the side that announced it "
+                                                   "only; the other side announced it: this seat's side says Kontra, "
+                                                   "and answers a Retour with Supra"),
+    ("4: Pagat dagegen; 2: Kontra; 4: Kontra Pagat", "seat 4: Kontra on Pagat Ultimo is said by the other side only; "
+                                                     "this seat's side announced it, and answers a Kontra with Retour"),
 ])
 def test_a_kontra_level_of_the_other_side_names_the_word_of_the_seat_s_own(text, said):
-    """A Kontra level said by the wrong side (the declarers' partner answering a Kontra with a second "Kontra",
-    meaning the Retour) is refused with whose word it is and what the seat's side says instead."""
+    """A Kontra level on the game or a bonus said by the wrong side (the declarers' partner answering a Kontra with
+    a second "Kontra", meaning the Retour) is refused with whose word it is and what the seat's side says instead."""
     position = solver.make_position("Zwanzigerrufen", KONTRA_DEAL, "Normal", play=KONTRA_PLAY.replace("/", " "))
     with pytest.raises(StichError) as raised:
         score_deal(position, announcements=text)
