@@ -297,6 +297,6 @@ def set_or_check_pot(position: Position, chips: int | None) -> None:
         read_pot(position.record, None)  # a ParseError at the tag
 
 
-__all__ = ["ENDING_NOTE", "MAX_POT", "ScoreItem", "Settlement", "bonuses_scored_as", "read_pot",
+__all__ = ["ENDING_NOTE", "MAX_POT", "ScoreItem", "Settlement", "bonuses_scored_as", "pot_given", "read_pot",
            "score_counts_points_measure", "score_deal", "score_notes", "scoring_inputs", "set_or_check_pot", "settle",
            "uncounted_points_note", "unscored_bonuses"]
