@@ -785,8 +785,6 @@ class Zwanzigerrufen(Game):
     @classmethod
     def read_contract(cls, text: str) -> Contract:
         words = parse_words(text)
-        if not words:
-            raise InvalidContractError("empty contract (expected Normal, Normal T19, Solo or SuitSolo)")
         kind = words[0].lower()
         if kind in ("normal", "rufer", "call") :
             if len(words) == 1:
