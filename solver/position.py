@@ -575,8 +575,9 @@ def _refuse_misspelt_optional_tag(record: Record, tags_applying: Callable[[], fr
                       or _reads_as(name, tag.value, game, seats))]
         if meant:
             raise _error(record, f"[{tag.name}] is no tag stich reads{did_you_mean(tag.name, meant, cutoff=0)}",
-                         tag.line, tag.column, tag.name, f'[{meant[0]} "{tag.value if len(tag.value) <= 20 else "..."}"] if that '
-                         "is what it means; another program's tag can be renamed")
+                         tag.line, tag.column, tag.name,
+                         f'[{meant[0]} "{tag.value if len(tag.value) <= 20 else "..."}"] if that is what it means; '
+                         "another program's tag can be renamed")
 
 
 #: The words a yes-or-no tag ([CalledSuitLed]) is read from, each with what it says.
