@@ -136,13 +136,19 @@ def advice_asked(file: Path | None, contract: str | None, cards: bool) -> str | 
     """Which advice the options ask for, in words naming the flag that asks it (None: the analysis of one
     contract): card advice with ``--cards``, contract advice with a ``--contract`` list (all, pass or several)
     without a FILE."""
-    from solver.advice import PASS
-
     if cards:
         return "card advice (--cards)"
-    if contract is not None and file is None and (contract.strip().lower() in ("all", PASS) or "," in contract):
+    if file is None and is_contract_list(contract):
         return f"contract advice (--contract {contract})"
     return None
+
+
+def is_contract_list(contract: str | None) -> bool:
+    """Whether ``--contract`` lists contracts to compare (all, pass or several), which is contract advice, rather
+    than naming the one contract analysed."""
+    from solver.advice import PASS
+
+    return contract is not None and (contract.strip().lower() in ("all", PASS) or "," in contract)
 
 
 def refuse_analysis_only(advice: str, scheduler: str | None, worker_memory: int | None,
@@ -323,7 +329,7 @@ def analyse(
                              kind="card-advice")
         return
     if file is not None:
-        if advice_asked(None, contract, cards) is not None:  # which contract the record's hand should have been
+        if is_contract_list(contract):  # which contract the record's hand should have been
             raise typer.BadParameter(f"contract advice (--contract {contract}) is of a hand, not of a record: give "
                                      "--game and --hand with --seat instead of FILE (the record's [Deal] tag lists its "
                                      "hands)", param_hint="'FILE'")

@@ -8,6 +8,7 @@ the analysis, never an environment variable that code deep inside would read.
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 import sys
@@ -85,11 +86,22 @@ def checked_objectives(values: Sequence[str] | str | None) -> Sequence[str] | st
 
 def objective_by_title(value: str) -> str:
     """``value`` as an objective's name where it is an objective as the tables title it (``Pagat Ultimo beaten``,
-    ``Valat against``: ``stich check`` and ``solve`` name the rows so, and a player asks with the words he read);
-    any other value as given. The titles are read in any case, one space or underscore between words."""
-    words = "_".join(value.replace("_", " ").split()).lower()
-    titles = {"_".join(game.row_title(name).split()).lower(): name for game in GAMES for name in game.objectives}
-    return titles.get(words, value)
+    ``Valat against``: ``stich check`` and ``solve`` name the rows so, and a player asks with the words he read), or
+    a bonus the cards decide as check titles it (``4 Kings``: told so rather than taken for a misspelling); any other
+    value as given. The titles are read in any case, one space or underscore between words."""
+    return _objective_titles().get(_title_words(value), value)
+
+
+def _title_words(value: str) -> str:
+    """``value`` as :func:`objective_by_title` matches it: lower case, one underscore between words."""
+    return "_".join(value.replace("_", " ").split()).lower()
+
+
+@functools.cache
+def _objective_titles() -> dict[str, str]:
+    """Each objective's and dealt bonus's row title (:func:`_title_words`) with its name."""
+    return {_title_words(game.row_title(name)): name for game in GAMES
+            for name in (*game.objectives, *game.dealt_bonus_names)}
 
 
 def objectives_among(values: Sequence[str] | str | None, known: Sequence[str]) -> Sequence[str] | str | None:
@@ -106,7 +118,13 @@ def objectives_among(values: Sequence[str] | str | None, known: Sequence[str]) -
                                      "holds them), not by a search of the play: stich check lists it beside the "
                                      "searched bonuses")
         if value.strip().lower() not in known:
-            raise typer.BadParameter(f"{value!r} is no game's objective{objective_meant(value, known)} (the "
+            # a misspelt title (Pagat Ultimo beatn) is matched against the titles of as many words too, naming
+            # the objective
+            words = _title_words(value)
+            meant = {**{name: name for name in known},
+                     **{title: name for title, name in _objective_titles().items()
+                        if name in known and title.count("_") == words.count("_")}}
+            raise typer.BadParameter(f"{value!r} is no game's objective{objective_meant(words, meant)} (the "
                                      f"objectives: {', '.join(known)})")
     return values
 

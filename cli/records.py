@@ -22,6 +22,7 @@ from solver.files import json_text
 from solver.formats.tbn import Record, iter_records, no_records_said
 from solver.games.outcome import pot_zero_said
 from solver.position import Position, position_from_record
+from solver.scoring import pot_given
 from solver.search.boundary import seconds_text
 
 from .errors import (EXIT_BAD_INPUT, OptionRefused, OutputCut, RecordMessages, input_errors, interrupts_held,
@@ -147,8 +148,7 @@ def pot_zero_line(position: Position, what: str) -> str:
     """What is said of a record of a game paid from a pot that gives none: every ``what`` (a line, a contract, a
     card) settles at 0, which a reader would otherwise take for the result of the search; and how to give a pot,
     where the record has none (a ``[Pot "0"]`` tag or ``--pot 0``, which sets it, gave 0 on purpose)."""
-    given = position.record is not None and position.record.tag("Pot") is not None
-    return pot_zero_said(what, position.game.score_unit, given)
+    return pot_zero_said(what, position.game.score_unit, pot_given(position))
 
 
 def record_place(position: Position) -> str:

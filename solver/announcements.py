@@ -39,18 +39,25 @@ BONUSES = {
 #: Könige"): "4 Kings" is one bonus, said in two words.
 KING_COUNTS = ("4", "four", "vier")
 KING_WORDS = ("kings", "koenige", "könige")
+#: The words after a bonus that say whose it is: the defenders' ("dagegen") or the declarers' ("dazu").
+SIDE_WORDS = ("dagegen", "dazu")
 
 
-#: The words an item is made of, as a "did you mean" names them ("Contra": 'Kontra').
-ITEM_WORDS = {**{level: level.capitalize() for level in LEVELS},
-              **{word: word.capitalize() for word in ("absolut", "pagat", "ultimo", "valat", "trull", "mondfang")},
-              "kings": "Kings", "könige": "Könige", "dagegen": "dagegen", "dazu": "dazu"}
+#: The one-word forms :func:`_joined_bonus` makes of a two-word bonus name: read, but not offered for a misspelling
+#: ('Pagat' is, not 'Pagatultimo').
+JOINED_BONUS_WORDS = ("pagatultimo", "4kings")
+
+#: The words an item is made of, as a "did you mean" names them ("Contra": 'Kontra'), read from the words the items
+#: are parsed with so that none is left out.
+ITEM_WORDS = {**{word: word.capitalize() for word in (*LEVELS, *BONUSES, *KING_WORDS)
+                 if word not in JOINED_BONUS_WORDS},
+              **{word: word for word in SIDE_WORDS}}
 
 
 def _meant(words: list[str]) -> str:
     """``" (did you mean 'Kontra'?)"`` for the first word of an item that is none of its words (:data:`ITEM_WORDS`),
     or ``""``."""
-    known = {*ITEM_WORDS, *BONUSES, *KING_COUNTS, *KING_WORDS}
+    known = {*ITEM_WORDS, *BONUSES, *KING_COUNTS}
     unknown = next((word for word in words if word not in known), None)
     meant = "" if unknown is None else did_you_mean(unknown, ITEM_WORDS).removeprefix("; ")
     return f" ({meant})" if meant else ""
@@ -58,10 +65,11 @@ def _meant(words: list[str]) -> str:
 
 def _joined_bonus(words: list[str]) -> list[str]:
     """``words`` with a two-word bonus name ("Pagat Ultimo", "4 Kings", "Vier Könige") said as one word."""
+    pagat_ultimo, four_kings = JOINED_BONUS_WORDS
     if words[:2] == ["pagat", "ultimo"]:
-        return ["pagatultimo"] + words[2:]
+        return [pagat_ultimo] + words[2:]
     if len(words) >= 2 and words[0] in KING_COUNTS and words[1] in KING_WORDS:
-        return ["4kings"] + words[2:]
+        return [four_kings] + words[2:]
     return words
 
 
@@ -140,7 +148,7 @@ def _parse_item(seat: int, item: str) -> Announcement:
             raise AnnouncementSyntaxError(f"announcement {item!r}{_meant(words[1:])}: expected a Kontra level, "
                                           "optionally followed by a bonus", 0, item)
         return Announcement(seat, bonus, level=LEVELS[words[0]])
-    side_word = words[-1] if words and words[-1] in ("dagegen", "dazu") else ""
+    side_word = words[-1] if words and words[-1] in SIDE_WORDS else ""
     if side_word:
         words = words[:-1]
     words = _joined_bonus(words)

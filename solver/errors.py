@@ -292,13 +292,15 @@ def did_you_mean(word: object, choices: Iterable[str] | Mapping[str, str], cutof
     return "; did you mean " + " or ".join(repr(name) for name in names) + "?" if names else ""
 
 
-def objective_meant(value: str, known: Iterable[str]) -> str:
+def objective_meant(value: str, known: Iterable[str] | Mapping[str, str]) -> str:
     """``"; did you mean ..."`` for an unknown objective: the names it begins (``pagat``: ``pagat_ultimo``,
-    ``pagat_beaten``, the bonus by its short name) before any spelt alike, which alone named ``valat``."""
+    ``pagat_beaten``, the bonus by its short name) before any spelt alike, which alone named ``valat``. A mapping's
+    keys are matched and its values named (an objective's row title, its name)."""
     word = value.strip().lower()
-    begun = [name for name in known if len(word) >= 3 and name.startswith(word)]
+    shown = dict(known) if isinstance(known, Mapping) else {name: name for name in known}
+    begun = list(dict.fromkeys(name for key, name in shown.items() if len(word) >= 3 and key.startswith(word)))
     if not begun:
-        return did_you_mean(value, known)
+        return did_you_mean(value, shown)
     return "; did you mean " + " or ".join(repr(name) for name in begun[:3]) + "?"
 
 

@@ -483,10 +483,11 @@ def match_report(result: MatchResult, boards: int | None = None) -> MatchReport:
                + (f", each {'to be ' if result.stopped else ''}played {rotations} times with the bots rotated"
                   if rotations > 1 else "") + (f"; pot {result.pot}" if result.pot is not None else "")
                + match_rules_note(game, result.setup))
-    pot_note = (f"note: pot 0: every deal settles at 0, so the bots' settlements say nothing ({POT_BY_FLAG})"
-                if game.has_pot and not result.pot else None)
-    counted = result.declaring_side.count
     units = game.score_unit
+    # a pot of 0 given on purpose (--pot 0) is noted without asking for a pot
+    pot_note = (f"note: pot 0: every deal settles at 0 {units}, so the bots' settlements say nothing"
+                + (f" ({POT_BY_FLAG})" if result.pot is None else "") if game.has_pot and not result.pot else None)
+    counted = result.declaring_side.count
     table: ReportTable | None = None
     fixed = side = difference = intervals = no_means = stopped = None
     if counted and first_deal is not None:  # a board counted: a deal played

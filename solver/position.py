@@ -515,8 +515,10 @@ def _tags_applying(game: type[Game], deal: Deal, contract: Contract) -> frozense
 def _close_optional_tags(lowered: str) -> tuple[str, ...]:
     """The optional tags ``lowered`` (a tag name stich does not read, lower-cased) is a near spelling of, closest
     first: a file of many records carries the same few foreign tags in each. The bar is high (``difflib``'s 0.85),
-    so that tags of other programs ([Lead], [Variation]) are not taken for them."""
-    return tuple(close_matches(lowered, OPTIONAL_READ_TAGS, cutoff=0.85))
+    so that tags of other programs ([Lead], [Variation]) are not taken for them; a cut-short name ([Announce]) is
+    near the tag it begins."""
+    close = close_matches(lowered, OPTIONAL_READ_TAGS, cutoff=0.85)
+    return tuple(dict.fromkeys((*close, *(name for name in OPTIONAL_READ_TAGS if _cut_short(lowered, name)))))
 
 
 def _one_transposition(name: str, meant: str) -> bool:
@@ -529,6 +531,17 @@ def _one_transposition(name: str, meant: str) -> bool:
         and name[differ[1]] == meant[differ[0]]
 
 
+#: The fewest letters a cut-short tag name keeps: fewer ([Part], [Lead]) could as well be another program's word.
+_CUT_SHORT_LETTERS = 6
+
+
+def _cut_short(name: str, meant: str) -> bool:
+    """Whether ``name`` is the start of ``meant``, of :data:`_CUT_SHORT_LETTERS` letters or more (case aside):
+    [Announce]."""
+    name, meant = name.lower(), meant.lower()
+    return _CUT_SHORT_LETTERS <= len(name) < len(meant) and meant.startswith(name)
+
+
 def _reads_as(name: str, value: str, game: type[Game], seats: int) -> bool:
     """Whether ``value`` would be read as a value of the optional tag ``name``: a seat, yes or no, a number of
     chips, announcements or flags, as that tag is read."""
@@ -539,6 +552,8 @@ def _reads_as(name: str, value: str, game: type[Game], seats: int) -> bool:
             return False
         return bool(value.strip())
     if name == "Announcements":
+        if re.match(r"\s*\d+\s*:", value):  # a seat and a colon: meant as announcements, even with a word misspelt
+            return True
         try:
             return bool(parse_announcements(value, seats))
         except StichError:
@@ -556,8 +571,8 @@ def _refuse_misspelt_optional_tag(record: Record, tags_applying: Callable[[], fr
     """A tag of no meaning to stich that is a near spelling of an optional tag the record lacks and would read
     (``tags_applying``, asked only when a tag is near one) ([Declaerer "3"]) is an error naming the tag meant: kept
     as an unknown tag, it would change the answer without a word. Only where it is likely a misspelling: its value
-    reads as the meant tag's, or its name is the meant one with two letters swapped; a tag of the user's own whose
-    value could not be the near tag's ([Plot "x"] near [Pot]) is kept."""
+    reads as the meant tag's, or its name is the meant one with two letters swapped or cut short; a tag of the
+    user's own whose value could not be the near tag's ([Plot "x"] near [Pot]) is kept."""
     applying: frozenset[str] | None = None
     for tag in record.tags:
         lowered = tag.name.lower()
@@ -566,11 +581,13 @@ def _refuse_misspelt_optional_tag(record: Record, tags_applying: Callable[[], fr
         if applying is None:
             applying = tags_applying()
         meant = [name for name in near if name in applying and record.tag(name) is None
-                 and (_one_transposition(tag.name, name) or _reads_as(name, tag.value, game, seats))]
+                 and (_one_transposition(tag.name, name) or _cut_short(tag.name, name)
+                      or _reads_as(name, tag.value, game, seats))]
         if meant:
-            raise _error(record, f"[{tag.name}] is no tag stich reads{did_you_mean(tag.name, meant)}", tag.line,
-                         tag.column, tag.name, f'[{meant[0]} "{tag.value if len(tag.value) <= 20 else "..."}"] if that '
-                         "is what it means; another program's tag can be renamed")
+            raise _error(record, f"[{tag.name}] is no tag stich reads{did_you_mean(tag.name, meant, cutoff=0)}",
+                         tag.line, tag.column, tag.name,
+                         f'[{meant[0]} "{tag.value if len(tag.value) <= 20 else "..."}"] if that is what it means; '
+                         "another program's tag can be renamed")
 
 
 #: The words a yes-or-no tag ([CalledSuitLed]) is read from, each with what it says.
@@ -701,7 +718,9 @@ def position_from_record(record: Record, *, variant: Mapping[str, object] | str 
         what = "disagrees with" if seats_given is not None else "is not a number of players for"
         raise _tag_error(record, seats_tag, f"[Seats] {what} the deal's {deal.seats} hands", str(deal.seats))
 
-    def tag_value(name: str, parse, expected: str):
+    def tag_value(name: str, parse, expected: str, blank_said: bool = False):
+        """The tag's value as ``parse`` reads it, None without the tag; its error pointed at the value, which is
+        shown unless the message quotes it or, for a blank value, ``blank_said`` (the message says it is empty)."""
         tag = record.tag(name)
         if tag is None:
             return None
@@ -710,14 +729,14 @@ def position_from_record(record: Record, *, variant: Mapping[str, object] | str 
         except StichError as error:
             if isinstance(error, ParseError):
                 raise
-            # a message that quotes the value, or says it is empty, already does not say it twice
             said = str(error)
-            token = None if quoted(tag.value) in said or (not tag.value.strip() and "empty" in said) else tag.value
+            token = None if quoted(tag.value) in said or (blank_said and not tag.value.strip()) else tag.value
             raise _error(record, said, tag.value_line, tag.value_column, token,
                          None if "expected" in said else expected) from None
 
     contract_tag = _required(record, "Contract")
-    contract = tag_value("Contract", lambda t: game.parse_contract(t.value), game.contract_help)
+    contract = tag_value("Contract", lambda t: game.parse_contract(t.value), game.contract_help,
+                         blank_said=True)  # Game.parse_contract says "empty contract"
     _refuse_misspelt_optional_tag(record, lambda: _tags_applying(game, deal, contract), game, deal.seats)
     declarer = tag_value("Declarer", lambda t: _seat_number(record, t, deal.seats), "a seat") or 1
     leader = tag_value("Leader", lambda t: _seat_number(record, t, deal.seats), "a seat")

@@ -22,7 +22,7 @@ import random
 import threading
 from collections import Counter
 from functools import cached_property, partial
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import asdict, dataclass, field, fields, replace
 from typing import Any, Callable, Iterator, Mapping, Sequence, SupportsIndex, cast
 
 from .analysis import SCHEMA, can_force, objectives_named, own_targets, winning_condition
@@ -81,8 +81,13 @@ class Setup:
 
     def __repr__(self) -> str:
         """One line in the words a caller used: the seat 1-based as :func:`position_setup` took it, cards by name,
-        where the fields hold the engine's 0-based seat beside a 1-based declarer, masks and pack indices."""
-        cards = get_game(self.game).pack.cards
+        where the fields hold the engine's 0-based seat beside a 1-based declarer, masks and pack indices. A setup
+        of no game (made by hand) shows its fields as they are: a repr must not raise."""
+        try:
+            cards = get_game(self.game).pack.cards
+        except StichError:
+            shown = ", ".join(f"{item.name}={getattr(self, item.name)!r}" for item in fields(self))
+            return f"{type(self).__name__}({shown})"
 
         def names(indices: Iterator[int] | Sequence[int]) -> str:
             return " ".join(cards[index].name for index in indices) or "-"

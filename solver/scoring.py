@@ -250,7 +250,7 @@ def uncounted_points_note(rules: Rules) -> str | None:
     return f"card points: a {named}'s score does not count them ({decided}); objective 'score' measures it"
 
 
-def settle(position: Position, inputs: object, pot: int | None = None) -> Settlement:
+def settle(position: Position, inputs: object, *, pot: int | None = None) -> Settlement:
     """The settlement of the position's finished deal under checked ``inputs`` (:func:`scoring_inputs`; ``pot``
     the argument they were read with). A game paid from a pot notes a pot of 0, asking for one where none was
     given: every line, the double-dummy one too, pays tricks and targets only."""
@@ -281,7 +281,7 @@ def score_deal(position: Position, *, pot: int | None = None, announcements: Ann
     check_scoring_inputs(position.game, pot, announcements)
     if not position.game.play_settles(rules, position.state):
         require_complete(position)
-    return settle(position, scoring_inputs(position, pot=pot, announcements=announcements), pot)
+    return settle(position, scoring_inputs(position, pot=pot, announcements=announcements), pot=pot)
 
 
 def set_or_check_pot(position: Position, chips: int | None) -> None:
@@ -297,6 +297,6 @@ def set_or_check_pot(position: Position, chips: int | None) -> None:
         read_pot(position.record, None)  # a ParseError at the tag
 
 
-__all__ = ["ENDING_NOTE", "MAX_POT", "ScoreItem", "Settlement", "bonuses_scored_as", "read_pot",
+__all__ = ["ENDING_NOTE", "MAX_POT", "ScoreItem", "Settlement", "bonuses_scored_as", "pot_given", "read_pot",
            "score_counts_points_measure", "score_deal", "score_notes", "scoring_inputs", "set_or_check_pot", "settle",
            "uncounted_points_note", "unscored_bonuses"]

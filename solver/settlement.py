@@ -275,10 +275,12 @@ def keeping_points(spec: PayoffSpec, component: str, minimum: int) -> PayoffSpec
 
 def final_net(position: Position, final: PlayState, *, announcements: Announcements = None,
               pot: int | None = None, inputs: object = None) -> tuple[int, Settlement]:
-    """The declaring side's net and the settlement of a finished deal, by the ordinary scorer."""
+    """The declaring side's net and the settlement of a finished deal, by the ordinary scorer. In a game paid from a
+    pot, a pot of 0 is noted asking for a pot unless ``pot`` is given (or the record's ``[Pot]`` tag): ``inputs``
+    read with a pot carry no word of it, so its caller passes ``pot`` beside them."""
     if inputs is None:
         inputs = scoring_inputs(position, pot=pot, announcements=announcements)
-    settled = settle(Position(position.game, position.rules, final, record=position.record), inputs, pot)
+    settled = settle(Position(position.game, position.rules, final, record=position.record), inputs, pot=pot)
     return side_net(settled.payments, position.rules.declaring_side), settled
 
 

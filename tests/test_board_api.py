@@ -925,7 +925,7 @@ def test_a_pasted_empty_contract_is_said_to_be_empty():
     text = re.sub(r'\[Contract "[^"]*"\]', '[Contract ""]', ZR.read_text(encoding="utf-8"), count=1)
     line = text[:text.index('[Contract ""]')].count("\n") + 1
     refused = client().post("/api/load", json={"text": text}).json()["refused"]
-    assert refused == [f"pasted text:{line}:12: empty contract (expected Normal, Normal T19, Solo or SuitSolo)"]
+    assert refused == [f"pasted text:{line}:12: empty contract (expected Normal [T20..T16] | Solo | SuitSolo)"]
 
 
 def test_the_largest_upload_keeps_its_boards_and_the_one_in_use():

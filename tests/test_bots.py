@@ -1371,20 +1371,22 @@ def test_the_cli_match_says_on_stderr_and_in_its_report_that_a_resume_mixed_buil
 
 
 def test_a_kratzen_match_without_a_pot_says_its_settlements_say_nothing_in_text_and_json():
-    """A pot of 0 is said on stderr, the messages' stream, in text and ``--json`` alike (the text report noted it on
-    stdout, among the results; the document has no notes): stdout is the report alone."""
+    """A pot of 0 is said on stderr, the messages' stream, in text and ``--json`` alike (the document has no notes):
+    stdout is the report alone. A pot is asked for only where none was given: ``--pot 0`` is noted alone."""
     import json
 
     from test_cli import run
 
     args = ("match", "--game", "kratzen", "--bots", "random,random,random", "-n", "2", "-j", "1")
-    note = "pot 0: every deal settles at 0, so the bots' settlements say nothing (--pot CHIPS)"
+    note = "pot 0: every deal settles at 0 chips, so the bots' settlements say nothing (--pot CHIPS)"
     text = run(*args)
     assert note not in text.stdout and text.stderr == f"stich: match: {note}\n"
     document = run(*args, "--json")
     assert document.stderr == f"stich: match: {note}\n"
     assert json.loads(document.stdout)["pot"] is None
     assert run(*args, "--json", "--pot", "6").stderr == ""
+    assert run(*args, "--pot", "0").stderr == (  # given on purpose: not asked for
+        "stich: match: pot 0: every deal settles at 0 chips, so the bots' settlements say nothing\n")
 
 
 def test_one_sampling_bot_has_one_name_however_its_count_is_spelled():

@@ -265,7 +265,8 @@ def test_the_pot_0_note_is_known_by_its_value_not_its_words():
     assert played["notes"] == played["dd"]["notes"] == ["a Muss deal: no trick payouts", POT_ZERO_SCORE_NOTE]
     assert [is_pot_zero_note(note) for note in played["notes"]] == [False, True]
     assert is_pot_zero_note(POT_ZERO_LINES_NOTE)
-    assert not is_pot_zero_note("pot 0: every deal settles at 0, so the bots' settlements say nothing (--pot CHIPS)")
+    assert not is_pot_zero_note("pot 0: every deal settles at 0 chips, so the bots' settlements say nothing "
+                                "(--pot CHIPS)")
 
 
 #: examples/kratzen.tbn's board 3, a Muss deal, played to its end (its double-dummy line); ``{pot}`` takes a tag
@@ -495,9 +496,10 @@ def test_an_objective_the_deal_decides_says_where_its_answer_is():
     """RULES.md 1.6: Trull and 4 Kings come from the dealt hands and need no search. ``solve -o trull`` says that the
     cards decide it and that check lists it (Schafkopf's Laufende alike), not "'trull' is no game's objective" as of a
     misspelling, to a player asking whether the Trull can be had. Still a usage error."""
-    for name, game in (("trull", "Zwanzigerrufen"), ("four_kings", "Zwanzigerrufen"), ("Laufende", "Schafkopf")):
+    for name, game, told in (("trull", "Zwanzigerrufen", "trull"), ("four_kings", "Zwanzigerrufen", "four_kings"),
+                             ("4 Kings", "Zwanzigerrufen", "four_kings"), ("Laufende", "Schafkopf", "laufende")):
         said = " ".join(run("solve", EXAMPLES / "zwanzigerrufen.tbn", "-b", "4", "-o", name, code=2).stderr.split())
-        assert f"'{name}' is decided by the cards ({game}: who holds them), not by a search" in said, said
+        assert f"'{told}' is decided by the cards ({game}: who holds them), not by a search" in said, said
         assert "stich check lists it" in said and "no game's objective" not in said
     checked = {d["bonus"]: d for d in documents("check", EXAMPLES / "zwanzigerrufen.tbn", "-b", "4")[0][
         "dealt_bonuses"]}

@@ -274,8 +274,9 @@ def test_the_first_record_shown_has_no_blank_line_before_it(tmp_path):
 
 
 def test_contract_advice_asked_of_a_record_says_it_is_of_a_hand():
-    """Which contract a record's hand should have been: ``analyse FILE --contract all`` was refused as if the
-    record's own contract had been given twice ("a record says them itself"), which it does not say for advice."""
+    """Which contract a record's hand should have been: ``analyse FILE --contract all`` (or a list) is refused as
+    contract advice, which is of a hand, not as the record's own contract given twice ("a record says them
+    itself"); one contract beside FILE is refused so."""
     for contracts in ("all", "Solo, Normal"):
         said = " ".join(_run("analyse", "examples/valat.tbn", "--seat", "1", "--contract", contracts,
                              code=2).stderr.split())

@@ -419,8 +419,8 @@ def test_an_objective_of_another_game_is_the_flag_s_error_not_the_contract_s():
 
 
 def test_an_objective_given_by_the_start_of_its_name_suggests_the_names_it_begins():
-    """``-o pagat`` suggested only 'valat' (spelt alike), not the Pagat bonuses the researcher meant; the names it
-    begins come first, and a misspelling still gets the names spelt alike."""
+    """``-o pagat`` suggests the Pagat bonuses it begins before 'valat' (spelt alike); a misspelling still gets the
+    names spelt alike."""
     valat = EXAMPLES / "valat.tbn"
     for command in (("tree", valat, "-d", "1"), ("solve", valat)):
         said = run(*command, "-o", "pagat", code=2).stderr
@@ -429,9 +429,9 @@ def test_an_objective_given_by_the_start_of_its_name_suggests_the_names_it_begin
 
 
 def test_an_objective_is_asked_and_named_as_the_tables_name_it():
-    """``check`` and ``solve`` title their rows ``Pagat Ultimo beaten`` and ``Valat against``; ``-o`` refused those
-    words (only ``pagat_beaten``), and the tree's summary said ``valat_against of 3+4``. The titles are taken as
-    the objectives (the JSON keeps the identifier), and the tree says the bonus as check does."""
+    """``check`` and ``solve`` title their rows ``Pagat Ultimo beaten`` and ``Valat against``: ``-o`` takes those
+    titles as the objectives (the JSON keeps the identifier), the tree's summary says the bonus as check does, and a
+    misspelt title is pointed at the objective it names first."""
     path = EXAMPLES / "pagat_ultimo.tbn"
     (asked,) = documents("solve", path, "-o", "Pagat Ultimo beaten", "-o", "valat AGAINST", "-o", "Pagat Ultimo")
     assert [(result["objective"], result["success"]) for result in asked["results"]] == [
@@ -441,6 +441,8 @@ def test_an_objective_is_asked_and_named_as_the_tables_name_it():
     assert run("tree", path, "-d", "1", "-o", "pagat_ultimo").stdout.splitlines()[1] == (
         "Pagat Ultimo of 1+2: 1 (needs 1) at the root")
     assert "did you mean 'pagat_ultimo'" in run("solve", path, "-o", "Pagat Ultimate", code=2).stderr
+    assert "did you mean 'pagat_beaten' or 'pagat_ultimo'? (" in run("solve", path, "-o", "Pagat Ultimo beatn",
+                                                                     code=2).stderr
 
 
 def test_an_out_named_by_a_suffix_alone_is_said_to_be_a_hidden_file_s_whole_name(tmp_path):

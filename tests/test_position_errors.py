@@ -59,18 +59,14 @@ def test_a_bad_contract_is_said_once_with_what_was_expected(name):
         assert said is None or text == said
 
 
-#: What each game's empty contract says it expected (Zwanzigerrufen names the called card's form by example).
-EMPTY_EXPECTED = {"zwanzigerrufen.tbn": "Normal, Normal T19, Solo or SuitSolo",
-                  "schafkopf.tbn": CONTRACT_RECORDS["schafkopf.tbn"], "kratzen.tbn": CONTRACT_RECORDS["kratzen.tbn"]}
-
-
 @pytest.mark.parametrize("name", CONTRACT_RECORDS)
 def test_an_empty_contract_is_said_to_be_empty_not_shown_as_got_nothing(name):
-    """[Contract ""] (or only spaces) is said as empty, with what each game expects, not followed by "(got '')"."""
+    """[Contract ""] (or only spaces) is said as empty, with what each game expects (its contract help, as every
+    other contract message says it), not followed by "(got '')"."""
     for contract in ("", "  "):
         error = error_of(with_contract(name, contract))
         assert error.token is None
-        assert str(error).split(": ", 1)[1] == f"empty contract (expected {EMPTY_EXPECTED[name]})"
+        assert str(error).split(": ", 1)[1] == f"empty contract (expected {CONTRACT_RECORDS[name]})"
 
 
 #: Each tag given empty in GOOD (added where GOOD lacks it), and what its error then says after the place.
@@ -411,6 +407,21 @@ def test_a_near_tag_whose_value_the_meant_tag_could_not_have_is_kept():
     assert solver.parse_positions(called + '[CalledSuitLeds "maybe"]\n')[0].record.get("CalledSuitLeds") == "maybe"
     assert "did you mean 'Variant'?" in str(error_of(GOOD + '[Varaint "x"]\n'))
     assert "did you mean 'Variant'?" in str(error_of(GOOD + '[Variants "schneider_at=31"]\n'))
+
+
+def test_a_misspelt_announcements_tag_is_refused_even_with_a_misspelt_value():
+    """A tag near [Announcements] whose value starts as announcements do (a seat and a colon) is refused even where
+    a word of it is misspelt too, and a name cut short ([Announce]) is refused whatever its value: kept, either
+    would score the deal without its Kontra."""
+    zwanzigerrufen = ('[Game "Zwanzigerrufen"]\n[Deal "1: T21 SK / T20 SQ / T19 HK / T15 DK"]\n'
+                      '[Contract "Normal T19"]\n[Declarer "1"]\n')
+    for tag, value in (("Announcement", "2: Contra"), ("Announce", "2: Contra"), ("Announce", "2: Kontra"),
+                       ("Announce", "x")):
+        assert str(error_of(zwanzigerrufen + f'[{tag} "{value}"]\n')) == (
+            f"bad.tbn:5:1: [{tag}] is no tag stich reads; did you mean 'Announcements'? (got '{tag}', expected "
+            f"[Announcements \"{value}\"] if that is what it means; another program's tag can be renamed)")
+    assert "did you mean 'Declarer'?" in str(error_of(GOOD.replace('[Declarer "1"]', '[Declare "1"]')))
+    assert solver.parse_positions(zwanzigerrufen + '[Annou "x"]\n')[0].record.get("Annou") == "x"  # too short
 
 
 def test_a_card_written_twice_or_left_out_names_the_card_no_hand_holds():

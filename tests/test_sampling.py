@@ -1108,7 +1108,8 @@ def test_the_mean_tricks_interval_of_four_samples_is_cut_at_no_trick():
 
 def test_a_setup_reads_in_the_caller_s_words() -> None:
     """A bot author prints the setup ``position_setup`` gave him: it names the seat he passed (1-based, where the field
-    holds the engine's 0-based seat beside a 1-based declarer) and the cards by name, not as masks and pack indices."""
+    holds the engine's 0-based seat beside a 1-based declarer) and the cards by name, not as masks and pack indices.
+    A setup of no game shows its fields as they are."""
     from solver.generate import random_position
 
     rufer = random_position("schafkopf", 1, 1).play_cards("EZ EA")
@@ -1119,3 +1120,7 @@ def test_a_setup_reads_in_the_caller_s_words() -> None:
     kratzen = position_setup(random_position("kratzen", 1, 1, seats=3), 2, seed=1)
     assert repr(kratzen) == ("<Setup Kratzen Trump S, declarer 1, 3 seats, seed 1: sampled for seat 2; "
                              "known: seat 2 EU G7 H9 SU>")
+    import dataclasses
+
+    nope = dataclasses.replace(kratzen, game="Nope")
+    assert repr(nope).startswith("Setup(game='Nope', seats=3, fixed=(") and repr(nope).endswith("pot=None)")

@@ -886,10 +886,18 @@ def test_bad_announcements(text, message):
                              "answers a Kontra with Retour and a Supra with Resupra"),
     ("2: Kontra; 4: Retour", "seat 4: Retour on the game is said by the declarers only; this seat defends: its side "
                              "says Kontra, and answers a Retour with Supra"),
+    ("1: Trull; 2: Kontra Trull; 1: Kontra Trull", "seat 1: Kontra on Trull is said by the other side only; this "
+                                                   "seat's side announced it, and answers a Kontra with Retour and a "
+                                                   "Supra with Resupra"),
+    ("1: Trull; 2: Kontra Trull; 4: Retour Trull", "seat 4: Retour on Trull is said by the side that announced it "
+                                                   "only; the other side announced it: this seat's side says Kontra, "
+                                                   "and answers a Retour with Supra"),
+    ("4: Pagat dagegen; 2: Kontra; 4: Kontra Pagat", "seat 4: Kontra on Pagat Ultimo is said by the other side only; "
+                                                     "this seat's side announced it, and answers a Kontra with Retour"),
 ])
 def test_a_kontra_level_of_the_other_side_names_the_word_of_the_seat_s_own(text, said):
-    """The declarers' partner answering a Kontra with a second "Kontra" meant the Retour: the refusal said only whose
-    word Kontra is, and not what the seat's side says instead."""
+    """A Kontra level on the game or a bonus said by the wrong side (the declarers' partner answering a Kontra with
+    a second "Kontra", meaning the Retour) is refused with whose word it is and what the seat's side says instead."""
     position = solver.make_position("Zwanzigerrufen", KONTRA_DEAL, "Normal", play=KONTRA_PLAY.replace("/", " "))
     with pytest.raises(StichError) as raised:
         score_deal(position, announcements=text)
@@ -911,9 +919,12 @@ def test_an_item_that_is_no_bonus_is_told_every_kontra_level_it_could_be():
     ("2: Contra", "announcement 'Contra' (did you mean 'Kontra' or 'Rekontra'?): expected a bonus"),
     ("2: Kontra Pagatt", "announcement 'Kontra Pagatt' (did you mean 'Pagat'?): expected a Kontra level"),
     ("1: Absolut dagegn", "announcement 'Absolut dagegn' (did you mean 'dagegen'?): expected a bonus"),
+    ("1: Kontra Spil", "announcement 'Kontra Spil' (did you mean 'Spiel'?): expected a Kontra level"),
+    ("1: Kontra Koenge", "announcement 'Kontra Koenge' (did you mean 'Koenige' or 'Könige'?): expected a Kontra"),
 ])
 def test_a_misspelt_announcement_word_is_offered_the_words_it_is_spelt_like(text, said):
-    """"Contra" (the Italian spelling a player may write) was told only the list of every bonus and level."""
+    """A misspelt word of an item ("Contra", the Italian spelling a player may write) is offered the words of the
+    parser's own vocabulary it is spelt like, before the list of every bonus and level."""
     from solver.announcements import parse_announcements
 
     with pytest.raises(StichError) as raised:

@@ -564,3 +564,21 @@ def test_print_names_the_declaring_seat_as_score_dd_s_headline_does():
         shown = CliRunner().invoke(app, ["score", str(EXAMPLES / name), "--board", board, "--dd"])
         assert shown.exit_code == 0, shown.output
         assert f"): {expected}\n" in shown.stdout
+
+
+def test_final_net_notes_a_pot_of_0_asking_for_a_pot_only_where_none_was_given():
+    """A finished Kratzen deal scored with no pot asks for one; ``pot=0`` given on purpose is noted alone.
+    ``settle``'s pot is keyword-only, so that it is not taken for its inputs."""
+    import inspect
+
+    from solver.games.outcome import POT_ZERO_SCORE_GIVEN_NOTE, POT_ZERO_SCORE_NOTE
+    from solver.scoring import settle
+
+    position = next(p for p in read_positions(str(EXAMPLES / "kratzen.tbn")) if p.record.get("Pot") is None)
+    final = position.state
+    while not final.is_over:
+        final = final.advance(final.legal_list()[0])
+    assert POT_ZERO_SCORE_NOTE in final_net(position, final)[1].notes
+    given = final_net(position, final, pot=0)[1].notes
+    assert POT_ZERO_SCORE_GIVEN_NOTE in given and POT_ZERO_SCORE_NOTE not in given
+    assert inspect.signature(settle).parameters["pot"].kind is inspect.Parameter.KEYWORD_ONLY

@@ -774,11 +774,14 @@ class Game(metaclass=GameType):
         """The contract ``text`` names (see ``contract_help``); InvalidContractError if none."""
         if not isinstance(text, str):
             raise InvalidContractError(f"a contract is text such as {cls.contract_help}, not {text!r}")
+        if not parse_words(text):
+            raise InvalidContractError(f"empty contract (expected {cls.contract_help})")
         return cls.read_contract(text)
 
     @classmethod
     def read_contract(cls, text: str) -> Contract:
-        """The contract ``text`` names, read by the game (:meth:`parse_contract` checks the type first)."""
+        """The contract ``text`` names, read by the game (:meth:`parse_contract` checks the type first, and that it
+        has a word)."""
         raise NotImplementedError
 
     @classmethod

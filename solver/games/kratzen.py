@@ -278,8 +278,6 @@ class Kratzen(Game):
     @classmethod
     def read_contract(cls, text: str) -> Contract:
         words = parse_words(text)
-        if not words:
-            raise InvalidContractError(f"empty contract (expected {cls.contract_help})")
         if len(words) < 2 or words[0].lower() not in ("trump", "trumpf", "trumps"):
             raise cls._unknown_contract(text, words)
         index = PACK.lookup(words[1] + "A")

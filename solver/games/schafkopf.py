@@ -317,8 +317,6 @@ class Schafkopf(Game):
     @classmethod
     def read_contract(cls, text: str) -> Contract:
         words = parse_words(text)
-        if not words:
-            raise InvalidContractError(f"empty contract (expected {cls.contract_help})")
         kind = words[0].lower()
         if kind == "wenz" and len(words) == 2 and words[1].lower() == "tout":
             return Contract(cls.name, "wenztout", text="WenzTout")

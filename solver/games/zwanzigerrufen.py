@@ -244,10 +244,10 @@ SOLO_AND_NORMAL_ONLY = ("pagat_ultimo", "pagat_beaten", "mondfang")
 
 #: Kontra level names by multiplier, for the reason texts.
 LEVEL_NAMES = {1: "", 2: "Kontra", 4: "Retour", 8: "Supra", 16: "Resupra"}
-#: What a side says on the game (by whether it declares), for a seat that said the other side's word: a declarer's
-#: second "Kontra" meant the Retour.
-GAME_LEVEL_WORDS = {True: "this seat declares: its side answers a Kontra with Retour and a Supra with Resupra",
-                    False: "this seat defends: its side says Kontra, and answers a Retour with Supra"}
+#: What a side says on the game or a bonus, by whether the game is its contract or the bonus its announcement, for a
+#: seat that said the other side's word: a declarer's second "Kontra" meant the Retour.
+LEVEL_WORDS = {True: "answers a Kontra with Retour and a Supra with Resupra",
+               False: "says Kontra, and answers a Retour with Supra"}
 #: Silent values of the Zwanzigerrufen bonuses (Valat is a multiple of the game value instead).
 SILENT_VALUES = {"absolut": 1, "pagat_ultimo": 1, "trull": 1, "four_kings": 2, "mondfang": 1}
 BONUS_LABELS = {"game": "Game", "absolut": "Absolut", "pagat_ultimo": "Pagat Ultimo", "valat": "Valat",
@@ -363,9 +363,16 @@ def read_claims(rules: Rules, items: Sequence[Announcement], check: Announcement
         if item.bonus == "game":
             if owner != declarers:
                 who = "declarers" if owner_side else "defenders"
-                raise check.fail(item, f"{LEVEL_NAMES[item.level]} on the game is said by the {who} only; "
-                                       f"{GAME_LEVEL_WORDS[side == declarers]}")
+                raise check.fail(item, f"{LEVEL_NAMES[item.level]} on the game is said by the {who} only; this seat "
+                                       f"{'declares' if side == declarers else 'defends'}: its side "
+                                       f"{LEVEL_WORDS[side == declarers]}")
         elif (item.bonus, owner) not in claims.announced:
+            announcer = frozenset(range(rules.seats)) - owner
+            if (item.bonus, announcer) in claims.announced:  # the word of the side that did not announce it
+                whose = ("other side only; this seat's side announced it, and" if announcer == side else
+                         "side that announced it only; the other side announced it: this seat's side")
+                raise check.fail(item, f"{LEVEL_NAMES[item.level]} on {BONUS_LABELS[item.bonus]} is said by the "
+                                       f"{whose} {LEVEL_WORDS[announcer == side]}")
             raise check.fail(item, f"{LEVEL_NAMES[item.level]} on {BONUS_LABELS[item.bonus]}, which "
                                    f"{'this' if owner_side else 'the other'} side did not announce")
         key = (item.bonus, owner)
@@ -780,8 +787,6 @@ class Zwanzigerrufen(Game):
     @classmethod
     def read_contract(cls, text: str) -> Contract:
         words = parse_words(text)
-        if not words:
-            raise InvalidContractError("empty contract (expected Normal, Normal T19, Solo or SuitSolo)")
         kind = words[0].lower()
         if kind in ("normal", "rufer", "call") :
             if len(words) == 1:
