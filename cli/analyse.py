@@ -607,10 +607,13 @@ def advice_status(what: str, advice: ContractAdvice | CardAdvice, samples: int) 
 def check_listed_contracts(game: str, contracts: str, seat: int) -> None:
     """Each contract of a ``--contract`` list, checked as a single ``--contract`` is: one the game has not, or one
     the seat can never announce (a Zwanzigerrufen Normal game is forehand's), is a usage error (exit 2)."""
-    from solver.advice import PASS, can_pass, pass_refusal
+    from solver.advice import PASS, all_in_a_list, can_pass, pass_refusal
 
     chosen = get_game(game)
-    for text in (part.strip() for part in contracts.split(",")):
+    parts = [part.strip() for part in contracts.split(",")]
+    if len(parts) > 1 and "all" in (part.lower() for part in parts):
+        raise typer.BadParameter(all_in_a_list(contracts), param_hint="'--contract'")
+    for text in parts:
         if text.lower() == PASS and not can_pass(chosen, seat):
             raise typer.BadParameter(pass_refusal(chosen, seat), param_hint="'--contract'")
         if not text or text.lower() in ("all", PASS):

@@ -915,6 +915,13 @@ def seat_contracts(game: type[Game], deal: Deal, seat: int, variant: Variant) ->
     return texts
 
 
+def all_in_a_list(contracts: str | Sequence[str]) -> str:
+    """The refusal of ``all`` in a list: it is a whole list itself, which another cannot hold."""
+    listed = contracts if isinstance(contracts, str) else ", ".join(contracts)
+    return (f"'all' in a list ({listed!r}): 'all', given alone, is every contract the seat may announce; a list "
+            "names each contract it compares")
+
+
 def make_setup(game: str | type[Game], hand: CardTokens, seat: SupportsIndex,
                contracts: str | Sequence[str] = "all",
                *, known: Mapping[int, CardTokens] | None = None, seed: int = DEFAULT_SEED,
@@ -964,6 +971,8 @@ def advice_setup(game: str | type[Game], hand: CardTokens, seat: SupportsIndex,
         for text in names:
             if not text:
                 continue
+            if text.lower() == "all":
+                raise InvalidContractError(all_in_a_list(contracts))
             if text.lower() == PASS:
                 contract_rules(game, deal, PASS, seat, chosen)  # a seat that cannot pass fails here
                 wanted += [] if PASS in wanted else [PASS]

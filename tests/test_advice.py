@@ -55,6 +55,14 @@ def test_contracts_listed_for_the_hand():
         make_setup("zwanzigerrufen", "T21 T20 T19 T18 T15 T14 T13 T1 HK SK", 1, "all", announcements="Pagat Ultimo")
 
 
+def test_all_in_a_contract_list_is_refused_as_such():
+    """'all' is every contract the seat may announce: in a list it is refused saying so, not as an unknown contract."""
+    with pytest.raises(InvalidContractError, match=r"'all' in a list \('Wenz, all'\): 'all', given alone, is every"):
+        make_setup("schafkopf", HAND, 1, "Wenz, all")
+    with pytest.raises(InvalidContractError, match=r"'all' in a list \('Wenz, all'\)"):
+        make_setup("schafkopf", HAND, 1, ["Wenz", "all"])
+
+
 def test_announcements_and_the_pot_are_settled():
     plain = contract_advice(contracts="Trump E", samples=10, seed=1, workers=1, **{**KRATZEN, "pot": None})
     with_pot = contract_advice(contracts="Trump E", samples=10, seed=1, workers=1, **KRATZEN)

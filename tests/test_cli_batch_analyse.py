@@ -771,6 +771,10 @@ def test_a_contract_list_is_checked_as_a_single_contract_is():
     assert ("seat 2 cannot bid Normal T19 in Zwanzigerrufen: in a Normal game forehand (seat 1) is the declarer"
             in forehands.output)
     assert runner.invoke(app, [*hand, "--seat", "1", "--contract", "Solo, Normal T19", "--json"]).exit_code == 0
+    every = runner.invoke(app, [*hand, "--seat", "1", "--contract", "Solo, all"])  # 'all' is a whole list itself
+    assert every.exit_code == 2 and "Traceback" not in every.output
+    assert ("'all' in a list ('Solo, all'): 'all', given alone, is every contract the seat may announce"
+            in every.output)
 
 
 def test_analyse_says_hard_pagat_reservation_is_idle_only_when_nobody_announced_the_pagat():
