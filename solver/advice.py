@@ -1698,9 +1698,23 @@ def contract_advice_report(document: Mapping[str, Any]) -> AdviceReport:
             report.append(f"{row['contract']} refused on every sample, for instance: {row['refused_reason']}")
     for contract, reason in document.get("left_out", {}).items():
         report.append(f"not ranked: {contract}, which the announcements do not fit ({reason})")
+    report.append(losing_note(document))
     report += tricks_notes(document, "contract", "in the order the contracts were asked for (all: the game's order, "
                            "as stich table lists them)", f"give the pot with {POT_BY_FLAG}")
     return [part for part in report if part is not None]
+
+
+def losing_note(document: Mapping[str, Any]) -> str | None:
+    """Where every contract ranked loses the seat money on average and passing is no row (a Schafkopf deal passed
+    out is thrown in), the note that says so: a table whose first row reads "best" at a loss would advise announcing
+    it, where a player passes. None where the best pays 0 or more, or the game ranks passing itself."""
+    text = get_game(document["game"]).passed_out_text
+    best = next((row for row in document["contracts"] if row["mean"] is not None), None)
+    if not text or best is None or best["mean"] >= 0:
+        return None
+    figure = mean_with_interval(best["mean"], best["interval"], best.get("interval_note"))
+    return (f"every contract ranked pays seat {document['seat']} less than 0 on average, the best, {best['contract']}, "
+            f"{figure}: passing, not ranked, does better where the others pass too ({text})")
 
 
 def gain_report(document: Mapping[str, Any]) -> AdviceReport:
