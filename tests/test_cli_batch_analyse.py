@@ -308,6 +308,18 @@ def test_analyse_rejects_a_card_twice():
     assert result.exit_code == 2 and "Invalid value for '--hand': HA appears twice" in result.stderr
 
 
+def test_a_card_twice_by_another_of_its_names_says_how_it_was_written():
+    """HC is the heart Cavalier HN, XX the tarock T20: a hand holding HC and HN names the card HN once, as the
+    library does (``seat 1: HN appears twice (written 'HC')``), so that the player sees which token was the second."""
+    hand = ["analyse", "--game", "zwanzigerrufen", "--seat", "1", "--contract", "all", "-n", "1", "-j", "1"]
+    twice = runner.invoke(app, [*hand, "--hand", "T1 T21 T20 T19 T18 HK HQ HC HJ HN"])
+    assert twice.exit_code == 2
+    assert "Invalid value for '--hand': HN appears twice (written 'HC')" in twice.stderr
+    known = runner.invoke(app, [*hand, "--hand", "T1 T21 T20 T19 T18 HK HQ HN HJ HA", "--known", "2:XX"])
+    assert known.exit_code == 2
+    assert "Invalid value for '--known': T20 appears twice (written 'XX') (and in --hand)" in known.stderr
+
+
 def test_analyse_from_a_record_mid_play(tmp_path):
     """``stich analyse FILE --seat N``: the seat's hand as dealt and the play so far, the other hands redealt."""
     record = tmp_path / "played.tbn"
