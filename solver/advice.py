@@ -1706,15 +1706,16 @@ def contract_advice_report(document: Mapping[str, Any]) -> AdviceReport:
 
 def losing_note(document: Mapping[str, Any]) -> str | None:
     """Where every contract ranked loses the seat money on average and passing is no row (a Schafkopf deal passed
-    out is thrown in), the note that says so: a table whose first row reads "best" at a loss would advise announcing
-    it, where a player passes. None where the best pays 0 or more, or the game ranks passing itself."""
+    out is thrown in), the note that says so beside what passing pays: a table whose first row reads "best" at a loss
+    would advise announcing it, where a player may pass. None where the best pays 0 or more, or the game ranks passing
+    itself."""
     text = get_game(document["game"]).passed_out_text
     best = next((row for row in document["contracts"] if row["mean"] is not None), None)
     if not text or best is None or best["mean"] >= 0:
         return None
     figure = mean_with_interval(best["mean"], best["interval"], best.get("interval_note"))
     return (f"every contract ranked pays seat {document['seat']} less than 0 on average, the best, {best['contract']}, "
-            f"{figure}: passing, not ranked, does better where the others pass too ({text})")
+            f"{figure}; passing, not ranked, pays 0 where the others pass too: {text}")
 
 
 def gain_report(document: Mapping[str, Any]) -> AdviceReport:

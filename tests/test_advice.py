@@ -65,8 +65,8 @@ def test_all_in_a_contract_list_is_refused_as_such():
 
 def test_schafkopf_advice_whose_every_contract_loses_says_passing_does_better():
     """A Schafkopf seat cannot be offered a pass row (a deal every seat passes is thrown in), so where the best
-    contract still loses on average the table's "best" would advise announcing it: a line under it says passing does
-    better. A winning best, and Zwanzigerrufen, which ranks passing itself, have no such line."""
+    contract still loses on average the table's "best" would advise announcing it: a line under it says so beside
+    what passing pays. A winning best has no such line."""
     from solver.advice import contract_advice_report
 
     weak = contract_advice("schafkopf", "E7 E8 G7 G8 H7 S7 S8 SK", 3, "Rufer E, Wenz", samples=6, seed=2, workers=1)
@@ -74,8 +74,8 @@ def test_schafkopf_advice_whose_every_contract_loses_says_passing_does_better():
     assert (best["contract"], best["mean"], best["interval"]) == ("Rufer E", -1.3333, [-1.8753, -0.7914])
     lines = [part for part in contract_advice_report(weak.as_dict()) if isinstance(part, str)]
     assert lines[-1] == ("every contract ranked pays seat 3 less than 0 on average, the best, Rufer E, -1.33 (95%: "
-                         "-1.88 to -0.79): passing, not ranked, does better where the others pass too (a deal every "
-                         "seat passes is thrown in, paying nobody)")
+                         "-1.88 to -0.79); passing, not ranked, pays 0 where the others pass too: a deal every seat "
+                         "passes is thrown in, paying nobody")
     strong = contract_advice("schafkopf", HAND, 1, "Solo E, Wenz", samples=6, seed=2, workers=1)
     assert strong.rows[0].mean > 0
     assert not any("passing" in part for part in contract_advice_report(strong.as_dict()) if isinstance(part, str))
