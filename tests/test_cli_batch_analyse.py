@@ -789,6 +789,19 @@ def test_a_contract_list_is_checked_as_a_single_contract_is():
             in every.output)
 
 
+def test_card_advice_of_a_hand_refuses_a_contract_list_as_no_contract_played():
+    """``--cards`` ranks the cards of the contract played: ``--contract all`` (or a list, or pass) is contract advice,
+    said so as a usage error, not "unknown Schafkopf contract 'all'"."""
+    hand = ["analyse", "--game", "schafkopf", "--hand", "HO SU H9 EA E8 GK G7 S9", "--seat", "1", "--cards", "-n",
+            "1", "-j", "1"]
+    for contract in ("all", "Rufer S, Wenz"):
+        refused = runner.invoke(app, [*hand, "--contract", contract])
+        assert refused.exit_code == 2 and "Traceback" not in refused.output
+        assert (f"Invalid value for '--contract': card advice ranks the cards of the one contract played, not "
+                f"'{contract}' (contract advice, without --cards)") in refused.stderr
+    assert runner.invoke(app, [*hand, "--contract", "Rufer S", "--json"]).exit_code == 0
+
+
 def test_analyse_says_hard_pagat_reservation_is_idle_only_when_nobody_announced_the_pagat():
     """A hand analysis says 'hard_pagat_reservation changes nothing here: a hand analysis announces no Pagat' only
     without --announce '1: Pagat', whose announcer the samples do bind: the game says which of its flags the missing
