@@ -1714,8 +1714,10 @@ def losing_note(document: Mapping[str, Any]) -> str | None:
     if not text or best is None or best["mean"] >= 0:
         return None
     figure = mean_with_interval(best["mean"], best["interval"], best.get("interval_note"))
-    return (f"every contract ranked pays seat {document['seat']} less than 0 on average, the best, {best['contract']}, "
-            f"{figure}; passing, not ranked, pays 0 where the others pass too: {text}")
+    tied = sum(1 for row in document["contracts"] if row is not best and row.get("rank") == best.get("rank"))
+    also = f" (tied with {tied} more)" if tied and best.get("rank") is not None else ""
+    return (f"every contract ranked pays seat {document['seat']} less than 0 on average, the best, {best['contract']}"
+            f"{also}, {figure}; passing, not ranked, pays 0 where the others pass too: {text}")
 
 
 def gain_report(document: Mapping[str, Any]) -> AdviceReport:
