@@ -797,7 +797,7 @@ def test_card_advice_of_a_hand_refuses_a_contract_list_as_no_contract_played():
     for contract in ("all", "Rufer S, Wenz"):
         refused = runner.invoke(app, [*hand, "--contract", contract])
         assert refused.exit_code == 2 and "Traceback" not in refused.output
-        assert (f"Invalid value for '--contract': card advice ranks the cards of the one contract played, not "
+        assert ("Invalid value for '--contract': card advice ranks the cards of the one contract played, not "
                 f"'{contract}' (contract advice, without --cards)") in refused.stderr
     assert runner.invoke(app, [*hand, "--contract", "Rufer S", "--json"]).exit_code == 0
 
