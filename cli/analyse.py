@@ -613,10 +613,13 @@ def advice_status(what: str, advice: ContractAdvice | CardAdvice, samples: int) 
 def check_listed_contracts(game: str, contracts: str, seat: int) -> None:
     """Each contract of a ``--contract`` list, checked as a single ``--contract`` is: one the game has not, or one
     the seat can never announce (a Zwanzigerrufen Normal game is forehand's), is a usage error (exit 2)."""
-    from solver.advice import PASS, can_pass, pass_refusal
+    from solver.advice import PASS, all_in_a_list, can_pass, pass_refusal
 
     chosen = get_game(game)
-    for text in (part.strip() for part in contracts.split(",")):
+    parts = [part.strip() for part in contracts.split(",")]
+    if len(parts) > 1 and "all" in (part.lower() for part in parts):
+        raise typer.BadParameter(all_in_a_list(contracts), param_hint="'--contract'")
+    for text in parts:
         if text.lower() == PASS and not can_pass(chosen, seat):
             raise typer.BadParameter(pass_refusal(chosen, seat), param_hint="'--contract'")
         if not text or text.lower() in ("all", PASS):
@@ -712,6 +715,9 @@ def advise_hand_cards(game: str | None, hand: str | None, seat: int, contract: s
                    if value is None]
         raise typer.BadParameter(f"card advice needs a FILE (the play so far), or {', '.join(missing)} for the "
                                  "opening lead of a hand", param_hint="'--cards'")
+    if advice_asked(None, contract, False) is not None:  # all, pass or a list: no contract the cards are played in
+        raise typer.BadParameter(f"card advice ranks the cards of the one contract played, not {contract.strip()!r} "
+                                 "(contract advice, without --cards)", param_hint="'--contract'")
     if announce is not None:
         raise typer.BadParameter("card advice from a hand is scored without announcements: give a FILE whose record "
                                  "has an [Announcements] tag", param_hint="'--announce'")

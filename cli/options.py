@@ -18,6 +18,7 @@ from typing import Any, Iterable, Sequence
 import typer
 
 from solver.announcements import parse_announcements
+from solver.deal import written_as
 from solver.errors import FlagGivenTwiceError, StichError, objective_meant
 from solver.games import GAMES, check_flags_of_some_game, game_list, games_with, get_game
 from solver.generate import (DEFAULT_SEED as LIBRARY_DEFAULT_SEED, MAX_SEED, SEED_RANGE, contract_refusal,
@@ -413,7 +414,8 @@ def check_game_options(game: str, flags: dict[str, str], seats: int | None = Non
             raise typer.BadParameter(refusal, param_hint="'--declarer'")
     elif everyday and declarer is not None and (refusal := everyday_refusal(chosen, declarer)) is not None:
         raise typer.BadParameter(refusal + " (give --contract)", param_hint="'--declarer'")
-    named: dict[int, str] = {}  # card index: the option that named it, so that a card twice is one rule for all
+    # card index: the option that named it and the token, so that a card twice is one rule for all
+    named: dict[int, tuple[str, str]] = {}
     for option, text in cards:
         for token in text.split():
             try:
@@ -421,9 +423,11 @@ def check_game_options(game: str, flags: dict[str, str], seats: int | None = Non
             except StichError as error:
                 raise typer.BadParameter(str(error), param_hint=f"'{option}'") from None
             if card.index in named:
-                also = "" if named[card.index] == option else f" (and in {named[card.index]})"
-                raise typer.BadParameter(f"{card.name} appears twice{also}", param_hint=f"'{option}'")
-            named[card.index] = option
+                first, written = named[card.index]
+                also = "" if first == option else f" (and in {first})"
+                raise typer.BadParameter(f"{card.name} appears twice{written_as(card.name, written, token)}{also}",
+                                         param_hint=f"'{option}'")
+            named[card.index] = option, token
         if option == "--hand" and len(text.split()) != chosen.hand_size:
             raise typer.BadParameter(f"a {chosen.name} hand holds {chosen.hand_size} cards, this one "
                                      f"{len(text.split())}", param_hint="'--hand'")

@@ -915,6 +915,13 @@ def seat_contracts(game: type[Game], deal: Deal, seat: int, variant: Variant) ->
     return texts
 
 
+def all_in_a_list(contracts: str | Sequence[str]) -> str:
+    """The refusal of ``all`` in a list: it is a whole list itself, which another cannot hold."""
+    listed = contracts if isinstance(contracts, str) else ", ".join(contracts)
+    return (f"'all' in a list ({listed!r}): 'all', given alone, is every contract the seat may announce; a list "
+            "names each contract it compares")
+
+
 def make_setup(game: str | type[Game], hand: CardTokens, seat: SupportsIndex,
                contracts: str | Sequence[str] = "all",
                *, known: Mapping[int, CardTokens] | None = None, seed: int = DEFAULT_SEED,
@@ -964,6 +971,8 @@ def advice_setup(game: str | type[Game], hand: CardTokens, seat: SupportsIndex,
         for text in names:
             if not text:
                 continue
+            if text.lower() == "all":
+                raise InvalidContractError(all_in_a_list(contracts))
             if text.lower() == PASS:
                 contract_rules(game, deal, PASS, seat, chosen)  # a seat that cannot pass fails here
                 wanted += [] if PASS in wanted else [PASS]
@@ -1689,9 +1698,26 @@ def contract_advice_report(document: Mapping[str, Any]) -> AdviceReport:
             report.append(f"{row['contract']} refused on every sample, for instance: {row['refused_reason']}")
     for contract, reason in document.get("left_out", {}).items():
         report.append(f"not ranked: {contract}, which the announcements do not fit ({reason})")
+    report.append(losing_note(document))
     report += tricks_notes(document, "contract", "in the order the contracts were asked for (all: the game's order, "
                            "as stich table lists them)", f"give the pot with {POT_BY_FLAG}")
     return [part for part in report if part is not None]
+
+
+def losing_note(document: Mapping[str, Any]) -> str | None:
+    """Where every contract ranked loses the seat money on average and passing is no row (a Schafkopf deal passed
+    out is thrown in), the note that says so beside what passing pays: a table whose first row reads "best" at a loss
+    would advise announcing it, where a player may pass. None where the best pays 0 or more, or the game ranks passing
+    itself."""
+    text = get_game(document["game"]).passed_out_text
+    best = next((row for row in document["contracts"] if row["mean"] is not None), None)
+    if not text or best is None or best["mean"] >= 0:
+        return None
+    figure = mean_with_interval(best["mean"], best["interval"], best.get("interval_note"))
+    tied = sum(1 for row in document["contracts"] if row is not best and row.get("rank") == best.get("rank"))
+    also = f" (tied with {tied} more)" if tied and best.get("rank") is not None else ""
+    return (f"every contract ranked pays seat {document['seat']} less than 0 on average, the best, {best['contract']}"
+            f"{also}, {figure}; passing, not ranked, pays 0 where the others pass too: {text}")
 
 
 def gain_report(document: Mapping[str, Any]) -> AdviceReport:

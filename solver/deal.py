@@ -123,6 +123,14 @@ class Deal:
         return cls(pack, tuple(masks))
 
 
+def written_as(name: str, *tokens: object) -> str:
+    """`` (written 'HC')`` where a card met twice was written by another of its names (HC for HN, XX for T20): the
+    message names the card once, which the player may not have typed twice; empty where every token is its name (t20
+    is T20 in other letters, no other name)."""
+    names = {str(token).upper(): str(token) for token in tokens if str(token).upper() != name.upper()}.values()
+    return f" (written {' and '.join(repr(other) for other in sorted(names))})" if names else ""
+
+
 def parse_hand(pack: Pack, text: str | Sequence[str | Card], seat: int, label: str | None = None) -> int:
     """One hand's cards as a mask (a string of tokens, or a list of tokens and Cards); duplicates within the hand
     and unknown tokens are errors naming the seat (0-based ``seat``: "seat 1: ..."), or ``label`` for cards that are
@@ -136,11 +144,8 @@ def parse_hand(pack: Pack, text: str | Sequence[str | Card], seat: int, label: s
         except UnknownCardError as error:
             raise InvalidDealError(f"{label}: {error}") from None
         if mask >> card.index & 1:
-            # another name of the same card (XX for T20) says which two tokens met
-            names = {name.upper(): name for name in (written[card.index], str(token))
-                     if name.upper() != card.name.upper()}.values()  # t20 is T20 in other letters, no other name
-            also = f" (written {' and '.join(repr(name) for name in sorted(names))})" if names else ""
-            raise InvalidDealError(f"{label}: {card.name} appears twice{also}")
+            again = written_as(card.name, written[card.index], token)  # XX for T20: which two tokens met
+            raise InvalidDealError(f"{label}: {card.name} appears twice{again}")
         written[card.index] = str(token)
         mask |= card.mask
     return mask

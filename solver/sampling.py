@@ -899,13 +899,18 @@ def check_own_bid(game: type[Game], fixed: Sequence[int], seat: int, contract: s
 def check_bid(game: type[Game], deal: Deal, seat: int, contract: str, variant: Mapping[str, object] | None,
               tags: Mapping[str, object] | None = None) -> None:
     """Refuse a contract that ``seat`` may not announce on ``deal`` (its own cards decide it), saying so as a player
-    would: the one refusal of an analysis and of contract advice (:func:`solver.advice.advice_setup`)."""
-    try:
-        announced: dict[str, Any] = dict(tags or {})
-        game.rules(deal, contract, declarer=seat, variant=variant, **announced)
-    except (InvalidContractError, InvalidDealError) as error:
-        raise InvalidContractError(f"seat {seat} cannot announce {game.contract_in_words(contract)} with this hand: "
-                                   f"{error}") from None
+    would: the one refusal of an analysis and of contract advice (:func:`solver.advice.advice_setup`). The hand is
+    checked first, then the announcements' ``tags``, so that the refusal blames the one that refuses: a Pagat
+    Ultimo in a Suit Solo is no fault of a hand that holds the suit cards."""
+    checks: tuple[tuple[dict[str, Any], str], ...] = (({}, "this hand"), (dict(tags or {}), "these announcements"))
+    for announced, blamed in checks:
+        try:
+            game.rules(deal, contract, declarer=seat, variant=variant, **announced)
+        except (InvalidContractError, InvalidDealError) as error:
+            raise InvalidContractError(f"seat {seat} cannot announce {game.contract_in_words(contract)} with "
+                                       f"{blamed}: {error}") from None
+        if not tags:
+            return
 
 
 def _setup(game: type[Game], hand: CardTokens, seat: int, contract: str, known: Mapping[int, CardTokens] | None,

@@ -55,6 +55,38 @@ def test_contracts_listed_for_the_hand():
         make_setup("zwanzigerrufen", "T21 T20 T19 T18 T15 T14 T13 T1 HK SK", 1, "all", announcements="Pagat Ultimo")
 
 
+def test_all_in_a_contract_list_is_refused_as_such():
+    """'all' is every contract the seat may announce: in a list it is refused saying so, not as an unknown contract."""
+    with pytest.raises(InvalidContractError, match=r"'all' in a list \('Wenz, all'\): 'all', given alone, is every"):
+        make_setup("schafkopf", HAND, 1, "Wenz, all")
+    with pytest.raises(InvalidContractError, match=r"'all' in a list \('Wenz, all'\)"):
+        make_setup("schafkopf", HAND, 1, ["Wenz", "all"])
+
+
+def test_schafkopf_advice_whose_every_contract_loses_says_passing_does_better():
+    """A Schafkopf seat cannot be offered a pass row (a deal every seat passes is thrown in), so where the best
+    contract still loses on average the table's "best" would advise announcing it: a line under it says so beside
+    what passing pays. A winning best has no such line."""
+    from solver.advice import contract_advice_report
+
+    weak = contract_advice("schafkopf", "E7 E8 G7 G8 H7 S7 S8 SK", 3, "Rufer E, Wenz", samples=6, seed=2, workers=1)
+    best = weak.as_dict()["contracts"][0]
+    assert (best["contract"], best["mean"], best["interval"]) == ("Rufer E", -1.3333, [-1.8753, -0.7914])
+    lines = [part for part in contract_advice_report(weak.as_dict()) if isinstance(part, str)]
+    assert lines[-1] == ("every contract ranked pays seat 3 less than 0 on average, the best, Rufer E, -1.33 (95%: "
+                         "-1.88 to -0.79); passing, not ranked, pays 0 where the others pass too: a deal every seat "
+                         "passes is thrown in, paying nobody")
+    tied = contract_advice("schafkopf", "HO SU H9 EA E8 GK G7 S9", 1, "Rufer G, Rufer S, Wenz", samples=4, seed=1,
+                           workers=1, known={2: "EO GO SO EU GU HU HA HZ", 3: "GA SA"})  # both Rufers lose 2 each
+    assert [part for part in contract_advice_report(tied.as_dict()) if isinstance(part, str)][-1] == (
+        "every contract ranked pays seat 1 less than 0 on average, the best, Rufer G (tied with 1 more), -2.00 (all "
+        "alike); passing, not ranked, pays 0 where the others pass too: a deal every seat passes is thrown in, paying "
+        "nobody")
+    strong = contract_advice("schafkopf", HAND, 1, "Solo E, Wenz", samples=6, seed=2, workers=1)
+    assert strong.rows[0].mean > 0
+    assert not any("passing" in part for part in contract_advice_report(strong.as_dict()) if isinstance(part, str))
+
+
 def test_announcements_and_the_pot_are_settled():
     plain = contract_advice(contracts="Trump E", samples=10, seed=1, workers=1, **{**KRATZEN, "pot": None})
     with_pot = contract_advice(contracts="Trump E", samples=10, seed=1, workers=1, **KRATZEN)

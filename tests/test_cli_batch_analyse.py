@@ -321,6 +321,18 @@ def test_analyse_rejects_a_card_twice():
     assert result.exit_code == 2 and "Invalid value for '--hand': HA appears twice" in result.stderr
 
 
+def test_a_card_twice_by_another_of_its_names_says_how_it_was_written():
+    """HC is the heart Cavalier HN, XX the tarock T20: a hand holding HC and HN names the card HN once, as the
+    library does (``seat 1: HN appears twice (written 'HC')``), so that the player sees which token was the second."""
+    hand = ["analyse", "--game", "zwanzigerrufen", "--seat", "1", "--contract", "all", "-n", "1", "-j", "1"]
+    twice = runner.invoke(app, [*hand, "--hand", "T1 T21 T20 T19 T18 HK HQ HC HJ HN"])
+    assert twice.exit_code == 2
+    assert "Invalid value for '--hand': HN appears twice (written 'HC')" in twice.stderr
+    known = runner.invoke(app, [*hand, "--hand", "T1 T21 T20 T19 T18 HK HQ HN HJ HA", "--known", "2:XX"])
+    assert known.exit_code == 2
+    assert "Invalid value for '--known': T20 appears twice (written 'XX') (and in --hand)" in known.stderr
+
+
 def test_analyse_from_a_record_mid_play(tmp_path):
     """``stich analyse FILE --seat N``: the seat's hand as dealt and the play so far, the other hands redealt."""
     record = tmp_path / "played.tbn"
@@ -784,6 +796,23 @@ def test_a_contract_list_is_checked_as_a_single_contract_is():
     assert ("seat 2 cannot bid Normal T19 in Zwanzigerrufen: in a Normal game forehand (seat 1) is the declarer"
             in forehands.output)
     assert runner.invoke(app, [*hand, "--seat", "1", "--contract", "Solo, Normal T19", "--json"]).exit_code == 0
+    every = runner.invoke(app, [*hand, "--seat", "1", "--contract", "Solo, all"])  # 'all' is a whole list itself
+    assert every.exit_code == 2 and "Traceback" not in every.output
+    assert ("'all' in a list ('Solo, all'): 'all', given alone, is every contract the seat may announce"
+            in every.output)
+
+
+def test_card_advice_of_a_hand_refuses_a_contract_list_as_no_contract_played():
+    """``--cards`` ranks the cards of the contract played: ``--contract all`` (or a list, or pass) is contract advice,
+    said so as a usage error, not "unknown Schafkopf contract 'all'"."""
+    hand = ["analyse", "--game", "schafkopf", "--hand", "HO SU H9 EA E8 GK G7 S9", "--seat", "1", "--cards", "-n",
+            "1", "-j", "1"]
+    for contract in ("all", "Rufer S, Wenz"):
+        refused = runner.invoke(app, [*hand, "--contract", contract])
+        assert refused.exit_code == 2 and "Traceback" not in refused.output
+        assert ("Invalid value for '--contract': card advice ranks the cards of the one contract played, not "
+                f"'{contract}' (contract advice, without --cards)") in refused.stderr
+    assert runner.invoke(app, [*hand, "--contract", "Rufer S", "--json"]).exit_code == 0
 
 
 def test_analyse_says_hard_pagat_reservation_is_idle_only_when_nobody_announced_the_pagat():

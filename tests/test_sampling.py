@@ -89,6 +89,22 @@ def test_a_contract_the_declarers_own_hand_forbids_is_refused_before_sampling(ga
         make_setup(game, hand, seat, contract)  # contract advice says it in the same words (one function)
 
 
+def test_a_contract_the_announcements_forbid_blames_them_not_the_hand() -> None:
+    """A Pagat Ultimo does not count in a Suit Solo: a hand of five suit cards may announce the Suit Solo, so the
+    refusal says the announcements are why, not "with this hand"; a hand the bid check refuses is still blamed with
+    the announcements given."""
+    hand = "T1 T21 T20 T19 T18 HK HQ HN HJ HA"  # five suit cards: a Suit Solo's bid check passes
+    with pytest.raises(InvalidContractError, match=re.escape(
+            "seat 1 cannot announce Suit Solo with these announcements: bad announcement: seat 1: Pagat Ultimo does "
+            "not count in a Suit Solo (only Valat, Absolut and 4 Kings)")):
+        analyse_hand("zwanzigerrufen", hand, 1, "SuitSolo", samples=2, workers=1, announcements="1: Pagat Ultimo")
+    with pytest.raises(InvalidContractError, match=re.escape(
+            "seat 1 cannot announce Suit Solo with this hand: a Suit Solo declarer needs at least 5 suit cards, "
+            "seat 1 holds 2")):
+        analyse_hand("zwanzigerrufen", "T1 T21 T20 T19 T18 T17 T16 T15 HK HQ", 1, "SuitSolo", samples=2, workers=1,
+                     announcements="1: Pagat Ultimo")
+
+
 def test_what_the_contract_implies_is_respected() -> None:
     """A Rufer caller never holds the called ace: seat 1 calls the Eichel ace while seat 2 is analysed."""
     game = solver.get_game("Schafkopf")

@@ -980,6 +980,10 @@ class Game(metaclass=GameType):
 
     #: What :meth:`passed_game` plays, in words, for the note under contract advice that has a ``pass`` row.
     passed_game_text = ""
+    #: What a deal every seat passes pays, in words, where passing is no contract advice can rank (a Schafkopf deal
+    #: passed out is thrown in): the note under advice whose every contract loses on average says it, since passing
+    #: then does better than the best-ranked contract.
+    passed_out_text: ClassVar[str] = ""
 
     @classmethod
     def passed_game(cls, deal: Deal, seat: int, variant: Variant | Mapping[str, object] | None = None
