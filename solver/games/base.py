@@ -1036,25 +1036,31 @@ def german_suit_of_word(pack: Pack, word: str) -> str | None:
 
 
 def german_suit_word_error(game: type[Game], text: str, word: str, written: Callable[[str], str],
-                           named_by: str | None = None) -> InvalidContractError:
-    """The refusal of contract ``text``, whose suit is given as ``word``, no suit letter: ``'Herz' is not a suit (E,
-    G, H or S)``, with the contract ``named_by`` (``word`` unless given) means, ``written(suit)``, where that reads:
-    ``; did you mean 'Solo H'?``. Where that contract is refused for its suit, as a Rufer is for hearts (the same
-    contract in another suit reads), its own reason is said instead: ``'Herz' is H: hearts cannot be called in a
-    Rufer``."""
-    named_by = word if named_by is None else named_by
+                           suit_first: str | None = None) -> InvalidContractError:
+    """The refusal of contract ``text``, whose suit is given as ``word``, no suit letter: ``'Blau' is not a suit (E,
+    G, H or S)``, or, where ``word`` names a suit, the contract it means, ``written(suit)``: ``; did you mean 'Solo
+    H'?``. ``suit_first`` is the word naming the suit where it stands before the contract, the Bavarian order
+    ("Herz Solo", ``word`` then being the contract's own word): that order is what the message corrects. Where the
+    meant contract is refused for its suit, as a Rufer is for hearts (the same contract in another suit reads), its
+    own reason is said: ``'Herz' is H: hearts cannot be called in a Rufer``; where it reads in no suit, so that the
+    word was a suit all along: ``'Herz' is H, but 'Wenz H' is not a Schafkopf contract``."""
+    named_by = word if suit_first is None else suit_first
     suit = german_suit_of_word(game.pack, named_by)
-    not_a_suit = f"contract {quoted(text)}: {quoted(word)} is not a suit (E, G, H or S)"
     if suit is None:
-        return InvalidContractError(not_a_suit)
+        return InvalidContractError(f"contract {quoted(text)}: {quoted(word)} is not a suit (E, G, H or S)")
     guess = written(suit)
     try:
         game.read_contract(guess)
     except InvalidContractError as refused:
         if any(_reads(game, written(other)) for other in GERMAN_SUIT_WORDS if other != suit):
             return InvalidContractError(f"contract {quoted(text)}: {quoted(named_by)} is {suit}: {refused}")
-        return InvalidContractError(not_a_suit)
-    return InvalidContractError(f"{not_a_suit}; did you mean {quoted(guess)}?")
+        return InvalidContractError(f"contract {quoted(text)}: {quoted(named_by)} is {suit}, "
+                                    f"but {quoted(guess)} is not a {game.name} contract")
+    if suit_first is not None:
+        return InvalidContractError(f"contract {quoted(text)}: the suit comes after the contract; "
+                                    f"did you mean {quoted(guess)}?")
+    return InvalidContractError(f"contract {quoted(text)}: {quoted(word)} is not a suit (E, G, H or S); "
+                                f"did you mean {quoted(guess)}?")
 
 
 def _reads(game: type[Game], text: str) -> bool:

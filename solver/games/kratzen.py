@@ -17,8 +17,8 @@ from .tables import Level, RuleTables
 from ..formats.tbn import Record
 from .outcome import EMPTY_POT, ScoreItem, Scored, pot_payments, read_pot
 from .base import (Contract, Game, Objective, PayoffComponent, Rules, SettlementModel, TrumpSuitRules,
-                   GERMAN_RANK_WORDS, GERMAN_SUIT_WORDS, german_suit_word_error, german_suited_pack, parse_words,
-                   require, tricks_objective, unknown_objective)
+                   GERMAN_RANK_WORDS, GERMAN_SUIT_WORDS, german_suit_of_word, german_suit_word_error, german_suited_pack,
+                   parse_words, require, tricks_objective, unknown_objective)
 
 _RANKS = [("A", 0, []), ("K", 0, []), ("O", 0, []), ("U", 0, []), ("Z", 0, ["10", "T"]),
           ("9", 0, []), ("8", 0, []), ("7", 0, [])]
@@ -27,6 +27,8 @@ PACK = german_suited_pack("Kratzen", _RANKS, extra=[("S6", "S", "6", 0, 0, ["W",
 
 WELI = PACK.parse("S6").index
 SUITS = "EGHS"
+#: The words a contract starts with, lower-cased: Trump, as players also write it.
+_TRUMP_WORDS = ("trump", "trumpf", "trumps")
 #: A contract's modifier as written (spaces and hyphens dropped, any case): Muss, or Seven-Muss (Siebenermuss).
 _MODIFIERS = {"muss": "muss", "sevenmuss": "sevenmuss", "7muss": "sevenmuss", "siebenermuss": "sevenmuss",
               "siebenmuss": "sevenmuss"}
@@ -278,7 +280,11 @@ class Kratzen(Game):
     @classmethod
     def read_contract(cls, text: str) -> Contract:
         words = parse_words(text)
-        if len(words) < 2 or words[0].lower() not in ("trump", "trumpf", "trumps"):
+        if len(words) < 2 or words[0].lower() not in _TRUMP_WORDS:
+            if len(words) >= 2 and words[1].lower() in _TRUMP_WORDS and german_suit_of_word(PACK, words[0]) is not None:
+                # the Bavarian order, the suit first ("Herz Trump"): the contract it names
+                raise german_suit_word_error(cls, text, words[1], lambda suit: " ".join(("Trump", suit, *words[2:])),
+                                             suit_first=words[0])
             raise cls._unknown_contract(text, words)
         index = PACK.lookup(words[1] + "A")
         if index is None:

@@ -333,7 +333,8 @@ class Schafkopf(Game):
                 name = "SoloTout" if kind == "solotout" else words[0]
                 if german_suit_of_word(PACK, words[1]) is None and german_suit_of_word(PACK, words[0]) is not None:
                     # the Bavarian order, the suit first ("Herz Solo"): the contract it names
-                    raise german_suit_word_error(cls, text, words[1], lambda named: f"{words[1]} {named}", words[0])
+                    raise german_suit_word_error(cls, text, words[1], lambda named: f"{words[1]} {named}",
+                                                 suit_first=words[0])
                 raise german_suit_word_error(cls, text, words[1], lambda named: f"{name} {named}")
         if kind in ("rufer", "ruf", "sauspiel", "call"):
             require(suit is not None, f"contract {quoted(text)}: name the called ace's suit (Rufer E, G or S)")
