@@ -322,7 +322,8 @@ class MatchResult:
             "stopped": self.stopped,
             "bots": {name: {**mean.as_dict(), "seats": self.seats[name], **self._said_settings(setup, name)}
                      for name, mean in self.bots.items()},
-            "declaring_side": {**self.declaring_side.as_dict(), "deals": self.deals_counted}}
+            "declaring_side": {**self.declaring_side.as_dict(), "deals": self.deals_counted},
+            "split_boards": self.split_boards}
         if self.engine_builds:
             document["engine_builds"] = dict(self.engine_builds)
         if self.difference is not None:

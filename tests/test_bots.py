@@ -1676,6 +1676,7 @@ def test_a_match_that_keeps_no_deal_reports_and_writes_what_it_did_when_it_kept_
         document["bots"]["cheater"]["plays_for"] = "points"
         # and a key added since: the seats, as the setup line says them
         assert document.pop("seating") == ["random", "cheater", "random"]
+        assert document.pop("split_boards") == 0  # every Kratzen seat plays for itself: no board is split
         assert hashlib.sha256(json.dumps(document, sort_keys=True).encode()).hexdigest() == FROZEN_DOCUMENT_SHA256
     bots = [make_bot("random", seed=11), make_bot("cheater", seed=11, plays_for="points"),
             make_bot("random", seed=11)]
@@ -2222,6 +2223,18 @@ def test_a_match_says_when_the_seating_alone_made_every_bot_s_board_0():
                 for rotation, names in enumerate([("a", "b", "b", "b"), ("b", "a", "b", "b"), ("b", "b", "a", "b"),
                                                   ("b", "b", "b", "a")])]
     assert match_report(summarise("Zwanzigerrufen", 1, 1, True, one_seat), 1).split is None  # a's seat is one side's
+
+
+def test_the_match_json_counts_the_boards_the_seating_split():
+    """``stich match --json`` carries ``split_boards``, the boards the text report's note says count 0 for every
+    bot, so that a script reading the means knows them too; the document keeps to the schema."""
+    from test_cli import SCHEMA as RESULT_SCHEMA, run, schema_errors
+
+    played = run("match", "-g", "zwanzigerrufen", "--bots", "cheater,random,cheater,random", "-n", "4", "-j", "1",
+                 "--json")
+    document = json.loads(played.stdout)
+    assert document["split_boards"] == 3 and document["declaring_side"]["count"] == 4
+    assert schema_errors(document, RESULT_SCHEMA) == []
 
 
 def test_a_bot_reads_the_trumps_the_trick_s_winner_and_the_sides_from_the_position():
