@@ -395,7 +395,7 @@ def settle_sample(setup: AdviceSetup, k: int) -> list[Settled | None]:
         bonuses = bonuses_of_value(table, value, game)
         if bonuses is None:  # outcomes of this net differ in their bonuses: the line says which it makes
             final = play_out(position.state, engine.line(position.state, spec, value))
-            items = final_net(position, final, inputs=inputs)[1].items
+            items = final_net(position, final, pot=setup.pot, inputs=inputs)[1].items
             bonuses = bonuses_made(rules, items), bonuses_against(rules, items)
         seat = setup.seat - 1
         tricks, searched = searched_tricks_and_win(position, inputs, seat, counted=counted)
@@ -1245,7 +1245,7 @@ def card_chunk(span: tuple[int, int], setup: CardSetup, limits: ChunkLimits = Ch
             bonuses = bonuses_of_value(table, value, position.game) if setup.bonuses else ((), ())
             if bonuses is None:  # outcomes of this net differ in their bonuses: the line after the card says which
                 final = play_out(after, worker_settlement_engine().line(after, table.spec, value))
-                items = final_net(position, final, inputs=inputs)[1].items
+                items = final_net(position, final, pot=setup.sampling.pot, inputs=inputs)[1].items
                 bonuses = bonuses_made(rules, items), bonuses_against(rules, items)
             tricks, searched = searched_tricks_and_win(position, inputs, seat, after, counted)
             won = is_win(position, inputs, seat, value, after, searched)

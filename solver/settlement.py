@@ -323,7 +323,7 @@ def dd_settlement(position: Position, *, announcements: Announcements = None, po
     nodes = 0
     if reference_solver:
         def score(final: PlayState) -> int:
-            return final_net(position, final, inputs=inputs)[0]
+            return final_net(position, final, pot=pot, inputs=inputs)[0]
 
         value = reference_settlement(state, spec, score)
         line = _reference_line(state, spec, score, value)
@@ -344,7 +344,7 @@ def dd_settlement(position: Position, *, announcements: Announcements = None, po
     else:
         result = solver.solve(state, objective, line=True, time_limit=deadline.left(), stop=stop)
     points_final = play_out(state, result.line)
-    points_net = final_net(position, points_final, inputs=inputs)[0]
+    points_net = final_net(position, points_final, pot=pot, inputs=inputs)[0]
     kept = keeping_points(spec, objective.name, result.total) if spec.components else spec
     if reference_solver:
         def score_kept(final: PlayState) -> int:
@@ -378,7 +378,8 @@ def settlement_value(position: Position, *, announcements: Announcements = None,
     inputs = scoring_inputs(position, pot=pot, announcements=announcements)
     spec = payoff_spec(position, inputs=inputs)
     if reference_solver:
-        return reference_settlement(position.state, spec, lambda final: final_net(position, final, inputs=inputs)[0])
+        return reference_settlement(position.state, spec,
+                                    lambda final: final_net(position, final, pot=pot, inputs=inputs)[0])
     searcher = engine if engine is not None else default_settlement_engine()
     with searcher.stopping(deadline.left(), stop):
         return searcher.value(position.state, spec)
