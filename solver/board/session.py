@@ -719,6 +719,7 @@ def view(board: Board, moves: Sequence[object]) -> dict[str, Any]:
                       "declarers" if seat in declaring else "defenders",
                       "tricks": state.tricks[seat], "points": None if per_seat else state.points[seat]})
     played_moves = [pack[card].name for card in position.played]
+    pot, pot_error = pot_and_fault(position)
     return {
         "board": board.id, "label": board.label, "game": game.name, "seats": rules.seats,
         "contract": str(rules.contract), "contract_words": game.contract_in_words(rules.contract),
@@ -738,7 +739,7 @@ def view(board: Board, moves: Sequence[object]) -> dict[str, Any]:
         "whole_deal": game.is_whole(rules.deal),
         "score_unit": game.score_unit,
         "settlement": final_settlement(position),
-        "pot": pot_so_far(position), "pot_error": pot_fault(position),
+        "pot": pot, "pot_error": pot_error,
         "command": command_line(board, played_moves),
         "needs_save": not names_its_file(board),
     }
@@ -781,39 +782,29 @@ def command_line(board: Board, moves: Sequence[str]) -> str:
     return shlex.join(["stich", "solve", *words, "--cards"])
 
 
-def pot_so_far(position: Position) -> dict[str, Any] | None:
-    """The pot as a club table has it in the middle, for a game paid from one (Kratzen, RULES.md 3.4): the chips at
-    the start, what each trick pays its winner (``per_trick``, and in words ``pays``: ``Game.pot_words``, as ``stich
+def pot_and_fault(position: Position) -> tuple[dict[str, Any] | None, str | None]:
+    """The pot as a club table has it in the middle, for a game paid from one (Kratzen, RULES.md 3.4), and what is
+    wrong with the record's ``[Pot]`` tag where it does not read, from one reading of it. The pot: the chips at the
+    start, what each trick pays its winner (``per_trick``, and in words ``pays``: ``Game.pot_words``, as ``stich
     show`` and ``score`` say it), what the tricks taken have paid each seat and what is left (a missed target pays
     into it only at the end: the settlement), and whether a ``[Pot]`` tag gave it (``given``: a pot of 0 given on
-    purpose asks for no pot, as ``stich score``'s note does not). None for the other games, or a [Pot] tag that does
-    not read (the score's answer says what is wrong with it)."""
+    purpose asks for no pot, as ``stich score``'s note does not); None for the other games, or a [Pot] tag that does
+    not read. The fault, in ``stich check``'s words, so that the board opens the record on its tricks and the
+    contract panel says why it has no pot, not only the Score objective's refusal; None where the pot reads, or the
+    game has none."""
     game = position.game
     if not game.has_pot:
-        return None
+        return None, None
     try:
         inputs = scoring_inputs(position)
-    except StichError:
-        return None
+    except StichError as error:
+        return None, str(error)
     share = game.pot_share(position.rules, inputs)
     state = position.state
     won = [share * tricks for tricks in state.tricks]
     start = int(inputs)  # type: ignore[call-overload]  # a game with a pot: scoring_inputs is the pot
     return {"start": start, "per_trick": share, "pays": game.pot_words(position.rules.contract, start), "won": won,
-            "left": start - sum(won), "given": pot_given(position)}
-
-
-def pot_fault(position: Position) -> str | None:
-    """What is wrong with the record's ``[Pot]`` tag, in ``stich check``'s words: the board opens the record on its
-    tricks, and the contract panel says why it has no pot, not only the Score objective's refusal. None where the pot
-    reads, or the game has none."""
-    if not position.game.has_pot:
-        return None
-    try:
-        scoring_inputs(position)
-    except StichError as error:
-        return str(error)
-    return None
+            "left": start - sum(won), "given": pot_given(position)}, None
 
 
 def final_settlement(position: Position) -> dict[str, Any] | None:
