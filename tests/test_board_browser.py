@@ -976,6 +976,9 @@ def test_the_pot_is_in_the_middle_of_a_kratzen_table(driver, server):
             '[Contract "Trump S"]\n[Declarer "1"]\n[Pot "14"]\n')
     paste_record(driver, server, text, "S.view.pot !== null && S.view.pot.start === 14", "the deal")
     assert driver.find_element("id", "pot").text == "pot 14 chips · each trick pays 3"
+    # the dot kept on the first line where the line wraps, as the payments' is
+    assert driver.execute_script("return document.getElementById('pot').textContent") == \
+        "pot 14 chips\u00a0· each trick pays 3"
     for count, card in enumerate("EO S7 EK GA G8 SU".split(), 1):  # tricks to seats 2 and 1
         driver.execute_script("play(arguments[0])", card)
         wait_for(lambda: settled(driver) and driver.execute_script("return S.cursor") == count, card)

@@ -391,8 +391,9 @@ const POT_NONE = "0 chips, no [Pot] tag: a record's [Pot] tag, or the Deal form'
 function potText(pot) {
   const left = pot.left === pot.start ? `pot ${plural(pot.start, "chip")}` : `pot ${pot.left} of ${pot.start} chips`;
   // what it pays in stich show's and score's words; the way to a pot of 0 is the contract panel's (POT_NONE): on
-  // the table it sat on seat 1's label (two lines more)
-  return `${left} · ${pot.pays}`;
+  // the table it sat on seat 1's label (two lines more). A no-break space before "·": a wrapped line starts with
+  // what the pot pays, not with the dot
+  return `${left}\u00a0· ${pot.pays}`;
 }
 
 // A side's figure in the contract panel, its number and unit on one line ("0 card points" broke after its 0 at 320
