@@ -618,7 +618,7 @@ def _unheld_note(game: type[Game], hands: list[list[tuple[str, int]]]) -> str:
     """``"; no hand holds T12"``: the cards of a deal that deals the whole pack which no hand holds, for a card
     written twice or left out of a hand (the card meant), when there are at most three; ``""`` for an ending or a
     deal that misses more (where the list would be no help)."""
-    if len(hands) * game.hand_size != len(game.pack):
+    if not game.deals_whole_pack(len(hands)):
         return ""
     held = {game.pack.lookup(word) for hand in hands for word, _column in hand}
     unheld = [card.name for card in game.pack if card.index not in held]
