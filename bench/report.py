@@ -51,15 +51,14 @@ from solver.interrupts import (interrupt, restore_signals,  # noqa: E402  (a sto
                                take_stop_signals)
 
 if TYPE_CHECKING:  # mypy reads the checkout's cli/, which the installed package maps to solver.cli
-    from cli.bench import partial_beside, partial_not_removed_note, partial_removed_note, remove_partial_beside
+    from cli.bench import partial_beside, partial_note, remove_partial_beside
     from cli.errors import interrupts_held
 else:
     try:  # the stich command's own: a stop held while the report is written, and the partial files beside a run's
-        from solver.cli.bench import (partial_beside, partial_not_removed_note, partial_removed_note,
-                                      remove_partial_beside)
+        from solver.cli.bench import partial_beside, partial_note, remove_partial_beside
         from solver.cli.errors import interrupts_held
     except ImportError:  # the checkout, not installed
-        from cli.bench import partial_beside, partial_not_removed_note, partial_removed_note, remove_partial_beside
+        from cli.bench import partial_beside, partial_note, remove_partial_beside
         from cli.errors import interrupts_held
 
 BEGIN = "<!-- report:begin -->"
@@ -644,9 +643,9 @@ def remove_partials(report: Report, out: Path | None, json_path: Path | None) ->
             return
         beside.unlink()
     except OSError as error:
-        print(f"report.py: {partial_not_removed_note(beside, error)}", file=sys.stderr)
+        print(f"report.py: {partial_note(beside, error)}", file=sys.stderr)
         return
-    print(f"report.py: {partial_removed_note(beside)}", file=sys.stderr)
+    print(f"report.py: {partial_note(beside)}", file=sys.stderr)
 
 
 def keep_partial(report: Report, out: Path | None, json_path: Path | None) -> str:

@@ -185,24 +185,20 @@ def remove_partial_beside(save: Path, compare: Path | None, measured: Collection
     except FileNotFoundError:
         return
     except OSError as error:  # the run is saved whole: this is only said
-        message(f"{command}: {partial_not_removed_note(beside, error)}")
+        message(f"{command}: {partial_note(beside, error)}")
         return
-    message(f"{command}: {partial_removed_note(beside)}")
+    message(f"{command}: {partial_note(beside)}")
 
 
-def partial_removed_note(beside: Path) -> str:
+def partial_note(beside: Path, error: OSError | None = None) -> str:
     """What a completed run says of the finished lines a stopped run left beside its output (:func:`partial_beside`,
-    or ``bench/report.py``'s Markdown beside ``--out``), which it removed: a checkpoint's note
-    (:func:`~solver.checkpoint.checkpoint_note`), as every command says the work a file holds."""
+    or ``bench/report.py``'s Markdown beside ``--out``), which it removed or, where removing them failed (``error``),
+    leaves to the user, out of date: a checkpoint's note (:func:`~solver.checkpoint.checkpoint_note`), as every
+    command says the work a file holds."""
     from solver.checkpoint import checkpoint_note  # not for --help
 
-    return checkpoint_note(beside, PARTIAL_LINES, "removed", "each measured again by this run")
-
-
-def partial_not_removed_note(beside: Path, error: OSError) -> str:
-    """The same lines where removing them failed (``error``): out of date, left to the user."""
-    from solver.checkpoint import checkpoint_note  # not for --help
-
+    if error is None:
+        return checkpoint_note(beside, PARTIAL_LINES, "removed", "each measured again by this run")
     return checkpoint_note(beside, f"{PARTIAL_LINES}, out of date now", "not removed", str(error.strerror or error),
                            "remove it by hand")
 

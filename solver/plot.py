@@ -103,7 +103,9 @@ def plot_figure(analysis: PlayAnalysis) -> PlotFigure:
 
     cards = analysis.cards
     count = len(cards)
-    shown_game = analysis.game if fonts_draw_suit_signs() else ""  # "": the cards by their names, as typed
+    typed = [card.card for card in cards]
+    signed = card_names(analysis.game, typed) != " ".join(typed)  # Schafkopf's and Kratzen's names carry no signs
+    shown_game = analysis.game if signed and fonts_draw_suit_signs() else ""  # "": the cards by their names, as typed
 
     def shown(card: str) -> str:
         return card_names(shown_game, [card])

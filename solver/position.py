@@ -618,7 +618,7 @@ def _unheld_note(game: type[Game], hands: list[list[tuple[str, int]]]) -> str:
     """``"; no hand holds T12"``: the cards of a deal that deals the whole pack which no hand holds, for a card
     written twice or left out of a hand (the card meant), when there are at most three; ``""`` for an ending or a
     deal that misses more (where the list would be no help)."""
-    if len(hands) * game.hand_size != len(game.pack):
+    if not game.deals_whole_pack(len(hands)):
         return ""
     held = {game.pack.lookup(word) for hand in hands for word, _column in hand}
     unheld = [card.name for card in game.pack if card.index not in held]
@@ -718,9 +718,9 @@ def position_from_record(record: Record, *, variant: Mapping[str, object] | str 
         what = "disagrees with" if seats_given is not None else "is not a number of players for"
         raise _tag_error(record, seats_tag, f"[Seats] {what} the deal's {deal.seats} hands", str(deal.seats))
 
-    def tag_value(name: str, parse, expected: str, blank_said: bool = False):
+    def tag_value(name: str, parse, expected: str):
         """The tag's value as ``parse`` reads it, None without the tag; its error pointed at the value, which is
-        shown unless the message quotes it or, for a blank value, ``blank_said`` (the message says it is empty)."""
+        shown unless the message quotes it or is blank (as :func:`_tag_error`)."""
         tag = record.tag(name)
         if tag is None:
             return None
@@ -730,13 +730,12 @@ def position_from_record(record: Record, *, variant: Mapping[str, object] | str 
             if isinstance(error, ParseError):
                 raise
             said = str(error)
-            token = None if quoted(tag.value) in said or (blank_said and not tag.value.strip()) else tag.value
+            token = None if quoted(tag.value) in said or not tag.value.strip() else tag.value
             raise _error(record, said, tag.value_line, tag.value_column, token,
                          None if "expected" in said else expected) from None
 
     contract_tag = _required(record, "Contract")
-    contract = tag_value("Contract", lambda t: game.parse_contract(t.value), game.contract_help,
-                         blank_said=True)  # Game.parse_contract says "empty contract"
+    contract = tag_value("Contract", lambda t: game.parse_contract(t.value), game.contract_help)
     _refuse_misspelt_optional_tag(record, lambda: _tags_applying(game, deal, contract), game, deal.seats)
     declarer = tag_value("Declarer", lambda t: _seat_number(record, t, deal.seats), "a seat") or 1
     leader = tag_value("Leader", lambda t: _seat_number(record, t, deal.seats), "a seat")

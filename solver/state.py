@@ -168,10 +168,9 @@ def card_whereabouts(state: PlayState, card: int, lines: Sequence[int] | None = 
     """Where a card the seat to move does not hold is, for the message that refuses it (``seat 1 does not hold
     EZ: on the table, played by seat 2``), one wording for a bot, ``--play`` and a record's Play section: on the
     table, played already in an earlier trick (a card written twice, a trick's cards read in the wrong order), in
-    another hand, or, in no hand and no trick, not dealt (a whole deal of a game that deals part of its pack, such
-    as Kratzen) or played before this ending's start (or not dealt, in such a game). ``lines`` (each card of the
-    state's tricks, the one on the table last, in playing order: its line of the record) adds where it was
-    played."""
+    another hand, or, in no hand and no trick, played before this ending's start or, in a game that deals part of
+    its pack (Kratzen), not dealt (in a whole deal, only that). ``lines`` (each card of the state's tricks, the one
+    on the table last, in playing order: its line of the record) adds where it was played."""
     seats = len(state.hands)
     at = 0
     for leader, cards, where in [*((trick.leader, trick.cards, "played already,") for trick in state.history),
@@ -186,5 +185,5 @@ def card_whereabouts(state: PlayState, card: int, lines: Sequence[int] | None = 
     rules = state.rules
     if rules.game.is_whole(rules.deal):  # every card of a whole deal is in a hand or a trick, or was never dealt
         return ": not dealt"
-    part_dealt = rules.seats * rules.game.hand_size < len(rules.pack)
+    part_dealt = not rules.game.deals_whole_pack(rules.seats)
     return f": played before this ending's start{', or not dealt' if part_dealt else ''}"

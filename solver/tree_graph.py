@@ -11,6 +11,7 @@ from .games import Game, get_game
 from .games.outcome import net_amount, side_text
 from .variant import rules_words
 from .html_tables import html_lines, html_table
+from .position import SCORE
 
 
 class StrategyTree(nx.DiGraph):
@@ -53,8 +54,8 @@ class StrategyTree(nx.DiGraph):
         except UnknownGameError:  # a graph made by hand, without a game's name
             game = None
         objective = str(graph.get("objective", "value"))
-        if game is not None and objective in (*game.objectives, "score"):  # named as solve and check name it
-            if objective == "score" and isinstance(value, int):
+        if game is not None and objective in (*game.objectives, SCORE):  # named as solve and check name it
+            if objective == SCORE and isinstance(value, int):
                 value = net_amount(value, game.score_unit)  # as check and score say it
             objective = game.sided_objective_title(objective)
         return [title, f"{objective}{whose}: {value}{target}"

@@ -833,6 +833,12 @@ class Game(metaclass=GameType):
         return deal.hand_size == cls.hand_size
 
     @classmethod
+    def deals_whole_pack(cls, seats: int) -> bool:
+        """Whether ``seats`` full hands take the whole pack: where they do not (Kratzen), a card in no hand may
+        never have been dealt, which a message about a missing card must allow for."""
+        return seats * cls.hand_size == len(cls.pack)
+
+    @classmethod
     def rules(cls, deal: Deal | str, contract: Contract | str, *, declarer: int = 1,
               variant: Variant | Mapping[str, object] | str | None = None, leader: int | None = None,
               **state_tags: object) -> Rules:
