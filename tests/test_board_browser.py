@@ -1300,7 +1300,8 @@ def test_odds_whose_samples_are_all_alike_claim_no_interval(driver, server):
         "return document.getElementById('odds-summary').textContent;")
     # a figure and its interval joined by no-break spaces, as stich's table cells join them; words wrap
     assert "mean card points 70.0 (all 10 samples alike: no interval)" in summary
-    assert "1.0\xa0(95%:\xa00.5\xa0to\xa01.5)" in summary
+    # the payment signed and in its unit, as stich analyse's "mean payment +1.00 game units (95%: ...)"
+    assert "mean payment +1.0\xa0game\xa0units\xa0(95%:\xa0+0.5\xa0to\xa0+1.5)" in summary
     assert summary.startswith("win 100.0%\xa0(95%:\xa072.3%\xa0to\xa0100.0%)")  # the win chance's Wilson interval
     one = driver.execute_script(
         "renderOdds({seat: 1, samples: 1, kind: 'progress', of: 32, measure: 'points', win_probability: 1, mean: 70,"
@@ -1315,11 +1316,12 @@ def test_the_odds_say_every_share_with_its_wilson_interval_as_analyse_does(drive
     the page, read as analyse's report of the same numbers (the tables in the compact form of analyse's tables of
     advice, to fit the panel)."""
     from solver.games.outcome import FIGURE_SPACE
-    from solver.sampling import forced_by_whom as _forced_by_whom, share, spread_text as _spread
+    from solver.sampling import bonus_table as _bonus_table, forced_by_whom as _forced_by_whom, share
+    from solver.sampling import spread_text as _spread
     driver.get(server)
     wait_for(lambda: settled(driver), "values")
-    board = driver.execute_script("return [...document.querySelectorAll('#records option')]"
-                                  ".find((o) => o.textContent.startsWith('kratzen.tbn board 1')).value")
+    open_record(driver, "kratzen.tbn board 1")  # the table whose odds these are: its payments are in chips
+    board = driver.execute_script("return S.board")
     answer = driver.execute_async_script(
         "const done = arguments[arguments.length - 1];"
         "fetch('/api/odds', {method: 'POST', headers: {'Content-Type': 'application/json'},"
@@ -1330,7 +1332,8 @@ def test_the_odds_say_every_share_with_its_wilson_interval_as_analyse_does(drive
     assert odds["kind"] == "odds" and odds["samples"] == 6 and low == high  # no [Pot]: every deal pays 0
     driver.execute_script("renderOdds(arguments[0])", odds)
     summary = driver.execute_script("return document.getElementById('odds-summary').textContent")
-    assert f"mean payment 0.0 ({_spread(6, [low, high], None, str)})" in summary  # all 6 samples alike: no interval
+    # all 6 samples alike: no interval; the payment in chips, as analyse's "mean payment 0.00 chips (all 6 ...)"
+    assert f"mean payment 0.0 chips ({_spread(6, [low, high], None, str)})" in summary
     # the figure whole, its spaces no-break ones (FIGURE_SPACE) as in the library's table cells
     whole = share(odds["win_probability"], odds["win_interval"]).replace(" ", FIGURE_SPACE)
     assert summary.startswith(f"win {whole}")
@@ -1351,6 +1354,10 @@ def test_the_odds_say_every_share_with_its_wilson_interval_as_analyse_does(drive
                       bonus["interval_for" if ours else "interval_against"])
         expected.append([f"{bonus['title']} (seat {bonus['seat']})", whose, forced])
     assert bonuses == expected and len(expected) == 3 and expected[0][1] == "the hand"  # no sides: every seat alone
+    headings = driver.execute_script("return [...document.querySelectorAll('#odds-bonuses th')]"
+                                     ".map((cell) => cell.textContent)")
+    # stich analyse's own table's columns
+    assert headings == list(_bonus_table({**odds, "game": "Kratzen"})[1]) == ["target", "whose", "forced"]
 
 
 #: Odds whose every figure has an interval, and a bonus either side may force (its cell holds two figures): the
@@ -1390,7 +1397,7 @@ def test_the_odds_keep_each_figure_and_its_interval_on_one_line_at_320_pixels(dr
         restore_window(driver)
     assert [text for _, text, _ in figures] == [
         "45.6%\xa0(95%:\xa036.1%\xa0to\xa055.4%)", "61.3\xa0(95%:\xa055.5\xa0to\xa066.8)",
-        "-12.5\xa0(95%:\xa0-20.3\xa0to\xa0-4.8)", "100%\xa0(96-100%)", "46%\xa0(36-55%)", "25%\xa0(17-35%)",
+        "-12.5\xa0game\xa0units\xa0(95%:\xa0-20.3\xa0to\xa0-4.8)", "100%\xa0(96-100%)", "46%\xa0(36-55%)", "25%\xa0(17-35%)",
         "13%\xa0(7-21%)"]
     assert [where for where, _, _ in figures] == ["odds-summary"] * 3 + ["cell"] * 4
     assert all(lines == 1 for _, _, lines in figures), figures  # no figure broken over two lines
