@@ -1127,6 +1127,31 @@ def test_the_table_on_a_phone(driver, server):
         driver.set_window_size(1400, 900)
 
 
+def test_a_seats_label_spells_its_tricks_and_points_out_and_fits_on_a_phone(driver, server):
+    """A Zwanzigerrufen or Schafkopf seat's label says "0 tricks · 0 points" as a Kratzen seat's says "0 tricks" (not
+    "0 tr · 0 pts"); at 320 pixels even the longest (the seat to move in bold, ten tricks and 100 points) is one line
+    inside its seat and the table."""
+    driver.get(server)
+    wait_for(lambda: settled(driver), "values")
+    labels = ("return [...document.querySelectorAll('.seat')].map((seat) => { const who = seat.querySelector('.who');"
+              " const r = who.getBoundingClientRect(), s = seat.getBoundingClientRect(),"
+              " t = document.getElementById('table').getBoundingClientRect();"
+              " return [who.textContent, who.getClientRects().length, r.left >= s.left && r.right <= s.right"
+              " && r.left >= t.left && r.right <= t.right]; })")
+    try:
+        emulate_window(driver, 320, 800)
+        for label, first in (("zwanzigerrufen.tbn board 1", "Seat 1 · declarer · 0 tricks · 0 points"),
+                             ("schafkopf.tbn board 3", "Seat 1 · defender · 0 tricks · 0 points")):
+            open_at(driver, label, 0)
+            assert driver.execute_script(labels)[0] == [first, 1, True], label
+            widest = driver.execute_script("for (const hand of S.view.hands) { hand.tricks = 10; hand.points = 100; }"
+                                           "S.view.to_move = S.view.hands[1].seat; renderTable();" + labels)
+            assert all(text.endswith(" · 10 tricks · 100 points") and lines == 1 and inside
+                       for text, lines, inside in widest), (label, widest)
+    finally:
+        restore_window(driver)
+
+
 def test_the_table_between_a_phone_and_a_wide_window(driver, server):
     """Below 1,160 pixels the panels beside the table are narrower (20rem), below 1,024 they go under it, and only below
     640 are the seats stacked: at 1,120 and 1,150 (panels beside) and 780 (panels under, seats around the table) no

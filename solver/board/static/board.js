@@ -192,8 +192,8 @@ function cardNode(card, extra = "") {
   return node;
 }
 
-// A seat's name for a screen reader, from the view (not its label's abbreviations): "Seat 4 · defender · 0 tricks ·
-// 0 points, to play"; where every seat plays for itself "Seat 2 · 1 trick (+3 chips)".
+// A seat's name for a screen reader, from the view: "Seat 4 · defender · 0 tricks · 0 points, to play"; where every
+// seat plays for itself "Seat 2 · 1 trick (+3 chips)", the chips with their unit.
 function seatName(view, hand, role) {
   const chips = seatChips(view, hand.seat, true);
   const taken = view.per_seat ? plural(hand.tricks, "trick") + (chips ? ` (${chips})` : "")
@@ -259,7 +259,7 @@ function renderTable() {
     const role = roleOf(view, hand);
     const chips = seatChips(view, hand.seat);
     const taken = view.per_seat ? plural(hand.tricks, "trick") + (chips ? ` (${chips})` : "")
-      : `${hand.tricks} tr · ${hand.points} pts`;
+      : `${plural(hand.tricks, "trick")} · ${plural(hand.points, "point")}`;
     const who = el("div", { class: "who", title: chipsTitle(view, hand.seat) }, `Seat ${hand.seat}`,
       el("span", { class: "role" }, role ? ` · ${role}` : ""), ` · ${taken}`);
     seatNode.append(who);
