@@ -1130,13 +1130,14 @@ def test_the_table_on_a_phone(driver, server):
 def test_a_seats_label_spells_its_tricks_and_points_out_and_fits_on_a_phone(driver, server):
     """A Zwanzigerrufen or Schafkopf seat's label says "0 tricks · 0 points" as a Kratzen seat's says "0 tricks" (not
     "0 tr · 0 pts"); at 320 pixels even the longest (the seat to move in bold, ten tricks and 100 points) is one line
-    inside its seat and the table."""
+    inside its seat and the table. A short window (a phone held sideways), whose side seats' spelled-out labels
+    reached into the trick, keeps the short words."""
     driver.get(server)
     wait_for(lambda: settled(driver), "values")
     labels = ("return [...document.querySelectorAll('.seat')].map((seat) => { const who = seat.querySelector('.who');"
               " const r = who.getBoundingClientRect(), s = seat.getBoundingClientRect(),"
               " t = document.getElementById('table').getBoundingClientRect();"
-              " return [who.textContent, who.getClientRects().length, r.left >= s.left && r.right <= s.right"
+              " return [who.innerText, who.getClientRects().length, r.left >= s.left && r.right <= s.right"
               " && r.left >= t.left && r.right <= t.right]; })")
     try:
         emulate_window(driver, 320, 800)
@@ -1148,6 +1149,9 @@ def test_a_seats_label_spells_its_tricks_and_points_out_and_fits_on_a_phone(driv
                                            "S.view.to_move = S.view.hands[1].seat; renderTable();" + labels)
             assert all(text.endswith(" · 10 tricks · 100 points") and lines == 1 and inside
                        for text, lines, inside in widest), (label, widest)
+        emulate_window(driver, 667, 375)
+        open_at(driver, "schafkopf.tbn board 3", 0)
+        assert driver.execute_script(labels)[0][0] == "Seat 1 · defender · 0 tr · 0 pts"
     finally:
         restore_window(driver)
 
@@ -1422,7 +1426,8 @@ def test_the_odds_keep_each_figure_and_its_interval_on_one_line_at_320_pixels(dr
         restore_window(driver)
     assert [text for _, text, _ in figures] == [
         "45.6%\xa0(95%:\xa036.1%\xa0to\xa055.4%)", "61.3\xa0(95%:\xa055.5\xa0to\xa066.8)",
-        "-12.5\xa0game\xa0units\xa0(95%:\xa0-20.3\xa0to\xa0-4.8)", "100%\xa0(96-100%)", "46%\xa0(36-55%)", "25%\xa0(17-35%)",
+        "-12.5\xa0game\xa0units\xa0(95%:\xa0-20.3\xa0to\xa0-4.8)", "100%\xa0(96-100%)", "46%\xa0(36-55%)",
+        "25%\xa0(17-35%)",
         "13%\xa0(7-21%)"]
     assert [where for where, _, _ in figures] == ["odds-summary"] * 3 + ["cell"] * 4
     assert all(lines == 1 for _, _, lines in figures), figures  # no figure broken over two lines
@@ -1620,8 +1625,8 @@ def test_an_endings_dashed_line_is_said_to_be_on_its_own_cards(driver, server):
 
 
 def test_kratzen_odds_name_targets_and_the_attackers_payment(driver, server):
-    """Kratzen's single-dummy odds speak of each seat's trick target and the attacker's payment, not of a "bonus forced"
-    or "seat 1's share of its side's": Kratzen has targets, no bonuses, and no sides (RULES.md 3)."""
+    """Kratzen's single-dummy odds speak of each seat's trick target and the attacker's payment, not of a bonus's
+    "item" or "seat 1's share of its side's": Kratzen has targets, no bonuses, and no sides (RULES.md 3)."""
     driver.get(server)
     wait_for(lambda: settled(driver), "values")
     open_record(driver, "kratzen.tbn board 1")
@@ -1632,7 +1637,7 @@ def test_kratzen_odds_name_targets_and_the_attackers_payment(driver, server):
     driver.execute_script("renderOdds(arguments[0])", json.loads(answer.splitlines()[-1]))
     heading = driver.execute_script("return document.querySelector('#odds-bonuses th').textContent")
     hint = driver.find_element("id", "odds-count").get_attribute("textContent")
-    assert heading == "target forced" and "the score is the attacker's own payment, in chips" in hint
+    assert heading == "target" and "the score is the attacker's own payment, in chips" in hint
     assert "share of its side" not in hint
 
 

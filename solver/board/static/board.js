@@ -258,10 +258,14 @@ function renderTable() {
     seatNode.style.top = `calc(50% + ${place.y.toFixed(4)} * var(--seat-y))`;
     const role = roleOf(view, hand);
     const chips = seatChips(view, hand.seat);
-    const taken = view.per_seat ? plural(hand.tricks, "trick") + (chips ? ` (${chips})` : "")
-      : `${plural(hand.tricks, "trick")} · ${plural(hand.points, "point")}`;
+    // a count's word spelled out, as Kratzen's "1 trick", but for a short window's side seats, whose spelled-out
+    // label reached into the trick: there the style sheet shows the short word instead ("3 tr · 45 pts")
+    const counted = (count, word, short) => [`${count} `,
+      el("span", { class: "long" }, count === 1 ? word : `${word}s`), el("span", { class: "short" }, short)];
+    const taken = view.per_seat ? [plural(hand.tricks, "trick") + (chips ? ` (${chips})` : "")]
+      : [...counted(hand.tricks, "trick", "tr"), " · ", ...counted(hand.points, "point", "pts")];
     const who = el("div", { class: "who", title: chipsTitle(view, hand.seat) }, `Seat ${hand.seat}`,
-      el("span", { class: "role" }, role ? ` · ${role}` : ""), ` · ${taken}`);
+      el("span", { class: "role" }, role ? ` · ${role}` : ""), " · ", ...taken);
     seatNode.append(who);
     seatNode.setAttribute("role", "group");  // a screen reader names the hand by its seat, and says whose turn it is
     seatNode.setAttribute("aria-label", seatName(view, hand, role));
