@@ -48,7 +48,7 @@ COMMANDS = (
     ("batch", "batch:batch", "Solve every record of a file on all cores (or a Dask cluster), resumably."),
     ("board", "board:board",
      "A local web board: the hands on a table, every card's value, click to play, the evaluation graph."),
-    ("match", "match:match", "Play seeded deals to the end with bots and compare their mean settlements."),
+    ("match", "match:match", "Play seeded deals to the end with bots and compare their mean payments."),
 )
 
 

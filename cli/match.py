@@ -1,4 +1,4 @@
-"""``stich match``: seeded deals played to the end by bots, each bot's mean settlement with its interval."""
+"""``stich match``: seeded deals played to the end by bots, each bot's mean payment with its interval."""
 
 from __future__ import annotations
 
@@ -131,7 +131,7 @@ def match(
                                       help="The pot at the start of each deal, for a game paid from one (Kratzen: "
                                            "without it every deal settles at 0)."),
 ) -> None:
-    """Play seeded deals to the end with a bot in every seat and report each bot's mean settlement per deal with
+    """Play seeded deals to the end with a bot in every seat and report each bot's mean payment per deal with
     its 95% interval over the boards (a board's value: the mean over its rotations). With --rotate (the default)
     each deal is played once per seat with the bots moved round, so two kinds of bot are compared on the same cards
     and their paired difference is given."""

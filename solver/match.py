@@ -457,7 +457,7 @@ class MatchReport:
     heading: str
     setup: str | None
     pot_note: str | None  # a pot of 0, where the game is paid from one
-    table: ReportTable | None  # each bot's seats played and mean settlement (None: no board played whole)
+    table: ReportTable | None  # each bot's seats played and mean payment (None: no board played whole)
     fixed: str | None  # one bot holds every seat: 0 by construction
     side: str | None  # the declaring side's (the attacker's) mean
     difference: str | None
@@ -486,14 +486,14 @@ def match_report(result: MatchResult, boards: int | None = None) -> MatchReport:
                + match_rules_note(game, result.setup))
     units = game.score_unit
     # a pot of 0 given on purpose (--pot 0) is noted without asking for a pot
-    pot_note = (f"note: pot 0: every deal settles at 0 {units}, so the bots' settlements say nothing"
+    pot_note = (f"note: pot 0: every deal settles at 0 {units}, so the bots' payments say nothing"
                 + (f" ({POT_BY_FLAG})" if result.pot is None else "") if game.has_pot and not result.pot else None)
     counted = result.declaring_side.count
     table: ReportTable | None = None
     fixed = side = difference = intervals = no_means = stopped = None
     if counted and first_deal is not None:  # a board counted: a deal played
-        table = ("mean settlement per seat and deal (± 95% intervals)",
-                 ("bot", "seats played", f"mean settlement ({units})"),
+        table = ("mean payment per seat and deal (± 95% intervals)",
+                 ("bot", "seats played", f"mean payment ({units})"),
                  [(name, str(result.seats[name]), mean_text(mean, compact=True)) for name, mean in result.bots.items()])
         if len(result.bots) == 1 and next(iter(result.bots.values())).fixed:
             # a game paid from a pot is no zero-sum game between the seats: its mean is fixed only by a pot of 0

@@ -498,8 +498,8 @@ def test_a_match_prints_and_renders_its_report_as_stich_match_does():
     assert text[0] == "Kratzen: 3 boards (seed 1), each played 3 times with the bots rotated; pot 4"
     assert text[1] == ("seats 1-3: random, random, cheater (plays for the score as attacker, else its own tricks), "
                        "each rotation one seat on; each board's own contract, attacker 1; variant: the game's defaults")
-    assert text[2:4] == ["mean settlement per seat and deal (± 95% intervals)",
-                         "bot      seats played  mean settlement (chips)"]
+    assert text[2:4] == ["mean payment per seat and deal (± 95% intervals)",
+                         "bot      seats played  mean payment (chips)"]
     assert text[4] == "random   18            -1.89 ± 3.71"  # its random bots' seeds do not see the
     # cheater's cards as names (tests/test_bots.py: test_a_bot_s_choice_is_a_function_of_the_position_...)
     assert text[-3:] == ["attacker seat 1: -4.00 (95%: -11.45 to +3.45) chips per deal, his own payment",
@@ -511,7 +511,7 @@ def test_a_match_prints_and_renders_its_report_as_stich_match_does():
         assert line in shown
     html = _Cells(result._repr_html_())
     assert html.paragraphs[0] == text[0] and text[-1] in html.paragraphs
-    assert html.rows == [["bot", "seats played", "mean settlement (chips)"],
+    assert html.rows == [["bot", "seats played", "mean payment (chips)"],
                          ["random", "18", "-1.89 ± 3.71"],
                          ["cheater", "9", "-0.22 ± 5.51"]]
     assert repr(result) == "<MatchResult Kratzen, 3 boards (9 deals played): random -1.89, cheater -0.22>"

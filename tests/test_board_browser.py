@@ -1130,6 +1130,35 @@ def test_the_table_on_a_phone(driver, server):
         driver.set_window_size(1400, 900)
 
 
+def test_a_seats_label_spells_its_tricks_and_points_out_and_fits_on_a_phone(driver, server):
+    """A Zwanzigerrufen or Schafkopf seat's label says "0 tricks · 0 points" as a Kratzen seat's says "0 tricks" (not
+    "0 tr · 0 pts"); at 320 pixels even the longest (the seat to move in bold, ten tricks and 100 points) is one line
+    inside its seat and the table. A short window (a phone held sideways), whose side seats' spelled-out labels
+    reached into the trick, keeps the short words."""
+    driver.get(server)
+    wait_for(lambda: settled(driver), "values")
+    labels = ("return [...document.querySelectorAll('.seat')].map((seat) => { const who = seat.querySelector('.who');"
+              " const r = who.getBoundingClientRect(), s = seat.getBoundingClientRect(),"
+              " t = document.getElementById('table').getBoundingClientRect();"
+              " return [who.innerText, who.getClientRects().length, r.left >= s.left && r.right <= s.right"
+              " && r.left >= t.left && r.right <= t.right]; })")
+    try:
+        emulate_window(driver, 320, 800)
+        for label, first in (("zwanzigerrufen.tbn board 1", "Seat 1 · declarer · 0 tricks · 0 points"),
+                             ("schafkopf.tbn board 3", "Seat 1 · defender · 0 tricks · 0 points")):
+            open_at(driver, label, 0)
+            assert driver.execute_script(labels)[0] == [first, 1, True], label
+            widest = driver.execute_script("for (const hand of S.view.hands) { hand.tricks = 10; hand.points = 100; }"
+                                           "S.view.to_move = S.view.hands[1].seat; renderTable();" + labels)
+            assert all(text.endswith(" · 10 tricks · 100 points") and lines == 1 and inside
+                       for text, lines, inside in widest), (label, widest)
+        emulate_window(driver, 667, 375)
+        open_at(driver, "schafkopf.tbn board 3", 0)
+        assert driver.execute_script(labels)[0][0] == "Seat 1 · defender · 0 tr · 0 pts"
+    finally:
+        restore_window(driver)
+
+
 def test_the_table_between_a_phone_and_a_wide_window(driver, server):
     """Below 1,160 pixels the panels beside the table are narrower (20rem), below 1,024 they go under it, and only below
     640 are the seats stacked: at 1,120 and 1,150 (panels beside) and 780 (panels under, seats around the table) no
@@ -1303,7 +1332,8 @@ def test_odds_whose_samples_are_all_alike_claim_no_interval(driver, server):
         "return document.getElementById('odds-summary').textContent;")
     # a figure and its interval joined by no-break spaces, as stich's table cells join them; words wrap
     assert "mean card points 70.0 (all 10 samples alike: no interval)" in summary
-    assert "1.0\xa0(95%:\xa00.5\xa0to\xa01.5)" in summary
+    # the payment signed and in its unit, as stich analyse's "mean payment +1.00 game units (95%: ...)"
+    assert "mean payment +1.0\xa0game\xa0units\xa0(95%:\xa0+0.5\xa0to\xa0+1.5)" in summary
     assert summary.startswith("win 100.0%\xa0(95%:\xa072.3%\xa0to\xa0100.0%)")  # the win chance's Wilson interval
     one = driver.execute_script(
         "renderOdds({seat: 1, samples: 1, kind: 'progress', of: 32, measure: 'points', win_probability: 1, mean: 70,"
@@ -1318,11 +1348,12 @@ def test_the_odds_say_every_share_with_its_wilson_interval_as_analyse_does(drive
     the page, read as analyse's report of the same numbers (the tables in the compact form of analyse's tables of
     advice, to fit the panel)."""
     from solver.games.outcome import FIGURE_SPACE
-    from solver.sampling import forced_by_whom as _forced_by_whom, share, spread_text as _spread
+    from solver.sampling import bonus_table as _bonus_table, forced_by_whom as _forced_by_whom, share
+    from solver.sampling import spread_text as _spread
     driver.get(server)
     wait_for(lambda: settled(driver), "values")
-    board = driver.execute_script("return [...document.querySelectorAll('#records option')]"
-                                  ".find((o) => o.textContent.startsWith('kratzen.tbn board 1')).value")
+    open_record(driver, "kratzen.tbn board 1")  # the table whose odds these are: its payments are in chips
+    board = driver.execute_script("return S.board")
     answer = driver.execute_async_script(
         "const done = arguments[arguments.length - 1];"
         "fetch('/api/odds', {method: 'POST', headers: {'Content-Type': 'application/json'},"
@@ -1333,7 +1364,8 @@ def test_the_odds_say_every_share_with_its_wilson_interval_as_analyse_does(drive
     assert odds["kind"] == "odds" and odds["samples"] == 6 and low == high  # no [Pot]: every deal pays 0
     driver.execute_script("renderOdds(arguments[0])", odds)
     summary = driver.execute_script("return document.getElementById('odds-summary').textContent")
-    assert f"mean payment 0.0 ({_spread(6, [low, high], None, str)})" in summary  # all 6 samples alike: no interval
+    # all 6 samples alike: no interval; the payment in chips, as analyse's "mean payment 0.00 chips (all 6 ...)"
+    assert f"mean payment 0.0 chips ({_spread(6, [low, high], None, str)})" in summary
     # the figure whole, its spaces no-break ones (FIGURE_SPACE) as in the library's table cells
     whole = share(odds["win_probability"], odds["win_interval"]).replace(" ", FIGURE_SPACE)
     assert summary.startswith(f"win {whole}")
@@ -1354,6 +1386,10 @@ def test_the_odds_say_every_share_with_its_wilson_interval_as_analyse_does(drive
                       bonus["interval_for" if ours else "interval_against"])
         expected.append([f"{bonus['title']} (seat {bonus['seat']})", whose, forced])
     assert bonuses == expected and len(expected) == 3 and expected[0][1] == "the hand"  # no sides: every seat alone
+    headings = driver.execute_script("return [...document.querySelectorAll('#odds-bonuses th')]"
+                                     ".map((cell) => cell.textContent)")
+    # stich analyse's own table's columns
+    assert headings == list(_bonus_table({**odds, "game": "Kratzen"})[1]) == ["target", "whose", "forced"]
 
 
 #: Odds whose every figure has an interval, and a bonus either side may force (its cell holds two figures): the
@@ -1393,7 +1429,8 @@ def test_the_odds_keep_each_figure_and_its_interval_on_one_line_at_320_pixels(dr
         restore_window(driver)
     assert [text for _, text, _ in figures] == [
         "45.6%\xa0(95%:\xa036.1%\xa0to\xa055.4%)", "61.3\xa0(95%:\xa055.5\xa0to\xa066.8)",
-        "-12.5\xa0(95%:\xa0-20.3\xa0to\xa0-4.8)", "100%\xa0(96-100%)", "46%\xa0(36-55%)", "25%\xa0(17-35%)",
+        "-12.5\xa0game\xa0units\xa0(95%:\xa0-20.3\xa0to\xa0-4.8)", "100%\xa0(96-100%)", "46%\xa0(36-55%)",
+        "25%\xa0(17-35%)",
         "13%\xa0(7-21%)"]
     assert [where for where, _, _ in figures] == ["odds-summary"] * 3 + ["cell"] * 4
     assert all(lines == 1 for _, _, lines in figures), figures  # no figure broken over two lines
@@ -1591,8 +1628,8 @@ def test_an_endings_dashed_line_is_said_to_be_on_its_own_cards(driver, server):
 
 
 def test_kratzen_odds_name_targets_and_the_attackers_payment(driver, server):
-    """Kratzen's single-dummy odds speak of each seat's trick target and the attacker's payment, not of a "bonus forced"
-    or "seat 1's share of its side's": Kratzen has targets, no bonuses, and no sides (RULES.md 3)."""
+    """Kratzen's single-dummy odds speak of each seat's trick target and the attacker's payment, not of a bonus's
+    "item" or "seat 1's share of its side's": Kratzen has targets, no bonuses, and no sides (RULES.md 3)."""
     driver.get(server)
     wait_for(lambda: settled(driver), "values")
     open_record(driver, "kratzen.tbn board 1")
@@ -1603,7 +1640,7 @@ def test_kratzen_odds_name_targets_and_the_attackers_payment(driver, server):
     driver.execute_script("renderOdds(arguments[0])", json.loads(answer.splitlines()[-1]))
     heading = driver.execute_script("return document.querySelector('#odds-bonuses th').textContent")
     hint = driver.find_element("id", "odds-count").get_attribute("textContent")
-    assert heading == "target forced" and "the score is the attacker's own payment, in chips" in hint
+    assert heading == "target" and "the score is the attacker's own payment, in chips" in hint
     assert "share of its side" not in hint
 
 

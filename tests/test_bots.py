@@ -889,14 +889,14 @@ def test_a_kratzen_match_text_counts_chips_and_the_attackers_own_payment():
     kratzen = runner.invoke(app, ["match", "-g", "kratzen", "--bots", "cheater,random,random", "-n", "2",
                                   "--pot", "12"])
     assert kratzen.exit_code == 0, kratzen.output
-    assert "mean settlement (chips)" in kratzen.stdout
+    assert "mean payment (chips)" in kratzen.stdout
     assert "attacker seat 1: " in kratzen.stdout and "chips per deal, his own payment" in kratzen.stdout
     assert "cheater - random: " in kratzen.stdout and "game units" not in kratzen.stdout
     assert "declaring side" not in kratzen.stdout
     schafkopf = runner.invoke(app, ["match", "-g", "schafkopf", "--bots", "cheater,random,random,random", "-n", "1",
                                     "--plays-for", "points"])
     assert schafkopf.exit_code == 0, schafkopf.output
-    assert "mean settlement (game units)" in schafkopf.stdout and "game units per deal" in schafkopf.stdout
+    assert "mean payment (game units)" in schafkopf.stdout and "game units per deal" in schafkopf.stdout
     assert "declaring side: " in schafkopf.stdout and "chips" not in schafkopf.stdout
 
 
@@ -1370,7 +1370,7 @@ def test_the_cli_match_says_on_stderr_and_in_its_report_that_a_resume_mixed_buil
     assert "stich: match: " + said in run(*args, "--json").stderr
 
 
-def test_a_kratzen_match_without_a_pot_says_its_settlements_say_nothing_in_text_and_json():
+def test_a_kratzen_match_without_a_pot_says_its_payments_say_nothing_in_text_and_json():
     """A pot of 0 is said on stderr, the messages' stream, in text and ``--json`` alike (the document has no notes):
     stdout is the report alone. A pot is asked for only where none was given: ``--pot 0`` is noted alone."""
     import json
@@ -1378,7 +1378,7 @@ def test_a_kratzen_match_without_a_pot_says_its_settlements_say_nothing_in_text_
     from test_cli import run
 
     args = ("match", "--game", "kratzen", "--bots", "random,random,random", "-n", "2", "-j", "1")
-    note = "pot 0: every deal settles at 0 chips, so the bots' settlements say nothing (--pot CHIPS)"
+    note = "pot 0: every deal settles at 0 chips, so the bots' payments say nothing (--pot CHIPS)"
     text = run(*args)
     assert note not in text.stdout and text.stderr == f"stich: match: {note}\n"
     document = run(*args, "--json")
@@ -1386,7 +1386,7 @@ def test_a_kratzen_match_without_a_pot_says_its_settlements_say_nothing_in_text_
     assert json.loads(document.stdout)["pot"] is None
     assert run(*args, "--json", "--pot", "6").stderr == ""
     assert run(*args, "--pot", "0").stderr == (  # given on purpose: not asked for
-        "stich: match: pot 0: every deal settles at 0 chips, so the bots' settlements say nothing\n")
+        "stich: match: pot 0: every deal settles at 0 chips, so the bots' payments say nothing\n")
 
 
 def test_one_sampling_bot_has_one_name_however_its_count_is_spelled():
@@ -1629,13 +1629,13 @@ FROZEN_REPORT = """\
 Kratzen: 5 boards (seed 11), each played 3 times with the bots rotated; pot 3
 seats 1-3: random, cheater (plays for its own tricks), random, each rotation one seat on; \
 each board's own contract, attacker 1; variant: the game's defaults
-mean settlement per seat and deal (± 95% intervals) 
-┏━━━━━━━━━┳━━━━━━━━━━━━━━┳━━━━━━━━━━━━━━━━━━━━━━━━━┓
-┃ bot     ┃ seats played ┃ mean settlement (chips) ┃
-┡━━━━━━━━━╇━━━━━━━━━━━━━━╇━━━━━━━━━━━━━━━━━━━━━━━━━┩
-│ random  │           30 │            -2.40 ± 1.11 │
-│ cheater │           15 │            -1.40 ± 0.68 │
-└─────────┴──────────────┴─────────────────────────┘
+mean payment per seat and deal (± 95% intervals) 
+┏━━━━━━━━━┳━━━━━━━━━━━━━━┳━━━━━━━━━━━━━━━━━━━━━━┓
+┃ bot     ┃ seats played ┃ mean payment (chips) ┃
+┡━━━━━━━━━╇━━━━━━━━━━━━━━╇━━━━━━━━━━━━━━━━━━━━━━┩
+│ random  │           30 │         -2.40 ± 1.11 │
+│ cheater │           15 │         -1.40 ± 0.68 │
+└─────────┴──────────────┴──────────────────────┘
 attacker seat 1: -4.00 (95%: -7.04 to -0.96) chips per deal, his own payment
 random - cheater: -1.00 (95%: -2.24 to +0.24) chips per deal, paired (the same cards)
 95% intervals over 5 boards, one value a board (its mean over the rotations)

@@ -265,7 +265,7 @@ def test_the_pot_0_note_is_known_by_its_value_not_its_words():
     assert played["notes"] == played["dd"]["notes"] == ["a Muss deal: no trick payouts", POT_ZERO_SCORE_NOTE]
     assert [is_pot_zero_note(note) for note in played["notes"]] == [False, True]
     assert is_pot_zero_note(POT_ZERO_LINES_NOTE)
-    assert not is_pot_zero_note("pot 0: every deal settles at 0 chips, so the bots' settlements say nothing "
+    assert not is_pot_zero_note("pot 0: every deal settles at 0 chips, so the bots' payments say nothing "
                                 "(--pot CHIPS)")
 
 

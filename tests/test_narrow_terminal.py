@@ -350,8 +350,8 @@ def test_a_match_mean_without_interval_stays_whole_in_a_narrow_column():
     alike = mean_text(Mean.of([0.5, 0.5]), compact=True)
     console = stdout_console()
     console.width, console.narrows, console.record = 44, True, True
-    table = Table(title="mean settlement per seat and deal")
-    for column in ("bot", "seats played", "mean settlement (game units)"):
+    table = Table(title="mean payment per seat and deal")
+    for column in ("bot", "seats played", "mean payment (game units)"):
         table.add_column(column)
     table.add_row("sampling:2", "2", alike)
     console.print(table)

@@ -192,8 +192,8 @@ function cardNode(card, extra = "") {
   return node;
 }
 
-// A seat's name for a screen reader, from the view (not its label's abbreviations): "Seat 4 · defender · 0 tricks ·
-// 0 points, to play"; where every seat plays for itself "Seat 2 · 1 trick (+3 chips)".
+// A seat's name for a screen reader, from the view: "Seat 4 · defender · 0 tricks · 0 points, to play"; where every
+// seat plays for itself "Seat 2 · 1 trick (+3 chips)", the chips with their unit.
 function seatName(view, hand, role) {
   const chips = seatChips(view, hand.seat, true);
   const taken = view.per_seat ? plural(hand.tricks, "trick") + (chips ? ` (${chips})` : "")
@@ -258,10 +258,14 @@ function renderTable() {
     seatNode.style.top = `calc(50% + ${place.y.toFixed(4)} * var(--seat-y))`;
     const role = roleOf(view, hand);
     const chips = seatChips(view, hand.seat);
-    const taken = view.per_seat ? plural(hand.tricks, "trick") + (chips ? ` (${chips})` : "")
-      : `${hand.tricks} tr · ${hand.points} pts`;
+    // a count's word spelled out, as Kratzen's "1 trick", but for a short window's side seats, whose spelled-out
+    // label reached into the trick: there the style sheet shows the short word instead ("3 tr · 45 pts")
+    const counted = (count, word, short) => [`${count} `,
+      el("span", { class: "long" }, count === 1 ? word : `${word}s`), el("span", { class: "short" }, short)];
+    const taken = view.per_seat ? [plural(hand.tricks, "trick") + (chips ? ` (${chips})` : "")]
+      : [...counted(hand.tricks, "trick", "tr"), " · ", ...counted(hand.points, "point", "pts")];
     const who = el("div", { class: "who", title: chipsTitle(view, hand.seat) }, `Seat ${hand.seat}`,
-      el("span", { class: "role" }, role ? ` · ${role}` : ""), ` · ${taken}`);
+      el("span", { class: "role" }, role ? ` · ${role}` : ""), " · ", ...taken);
     seatNode.append(who);
     seatNode.setAttribute("role", "group");  // a screen reader names the hand by its seat, and says whose turn it is
     seatNode.setAttribute("aria-label", seatName(view, hand, role));
@@ -947,10 +951,13 @@ function renderOdds(odds) {
   const figure = (text) => el("span", { class: "figure" }, text.replaceAll(" ", "\u00a0"));
   // a mean and its 95% interval; an interval of no width says only that no other value was met in these samples,
   // not a certainty (stich analyse's words, which may wrap)
-  const withInterval = (x, i) => (!i || !Number.isFinite(i[0]) ? [x] : odds.samples < 2
-    ? [x, " (one sample: no interval)"]
-    : i[0] === i[1] ? [x, ` (all ${odds.samples.toLocaleString("en-US")} samples alike: no interval)`]
-    : [figure(`${x} (95%: ${tenth(i[0])} to ${tenth(i[1])})`)]);
+  // (a payment signed, as the table's "pays" line signs one, and its unit after it: stich analyse's "mean payment
+  // +1.20 chips (95%: +0.40 to +2.00)")
+  const withInterval = (x, i, end = tenth, unit = "") => (!i || !Number.isFinite(i[0]) ? [x + unit]
+    : odds.samples < 2 ? [x + unit, " (one sample: no interval)"]
+    : i[0] === i[1] ? [x + unit, ` (all ${odds.samples.toLocaleString("en-US")} samples alike: no interval)`]
+    : [figure(`${x}${unit} (95%: ${end(i[0])} to ${end(i[1])})`)]);
+  const payment = (x) => { const text = tenth(x); return Number(text) > 0 ? `+${text}` : text; };
   // every share of the samples with its 95% Wilson interval, as stich analyse writes it in a line; in the tables as
   // its tables of advice write a cell (so that they fit the panel; the note says what the brackets are): 31% (23-41%)
   const share = (p, i) => (i && i[0] !== null ? figure(`${pct(p)} (95%: ${pct(i[0])} to ${pct(i[1])})`) : pct(p));
@@ -958,7 +965,7 @@ function renderOdds(odds) {
   const compact = (p, i) => (i && i[0] !== null ? figure(`${percent(p)} (${(100 * i[0]).toFixed(0)}-${percent(i[1])})`)
     : percent(p));
   const rows = odds.openings.map((o) => el("tr", { dataset: { card: o.card } }, el("td", {}, o.card),
-    el("td", {}, tenth(o.mean)), ...(scored ? [el("td", {}, tenth(o.mean_score))] : []),
+    el("td", {}, tenth(o.mean)), ...(scored ? [el("td", {}, payment(o.mean_score))] : []),
     el("td", { class: "share" }, compact(o.win_probability, o.win_interval))));
   // whose each bonus is and how often it was forced: the seat's side's or the other's on every deal, or either (a
   // partner the deal names changes the sides), as stich analyse's "bonuses forced"; a seat's own target where every
@@ -974,7 +981,8 @@ function renderOdds(odds) {
   const bonuses = (odds.bonuses || []).map((b) => el("tr", { dataset: { bonus: b.objective } },
     el("td", { class: "name" }, b.seat === null ? b.title : `${b.title} (seat ${b.seat})`),
     ...forced(b).map((text, column) => el("td", column ? { class: "share" } : {}, ...[text].flat()))));
-  const score = scored ? [" · mean payment ", ...withInterval(tenth(odds.score_mean), odds.score_interval)] : [];
+  const score = scored ? [" · mean payment ", ...withInterval(payment(odds.score_mean), odds.score_interval, payment,
+    ` ${S.view.score_unit}`)] : [];
   const count = odds.kind === "progress" ? `so far ${odds.samples} of ${odds.of} deals` : `${odds.samples} deals`;
   $("odds").replaceChildren(el("h2", {}, `Odds for seat ${odds.seat}`),
     el("div", { id: "odds-summary" }, "win ", share(odds.win_probability, odds.win_interval), ` · mean ${measure} `,
@@ -989,8 +997,8 @@ function renderOdds(odds) {
       el("th", {}, `mean ${measure}`), ...(scored ? [el("th", {}, "mean payment")] : []), el("th", {}, "win")),
       ...rows)) : "",
     bonuses.length ? el("div", { class: "odds-table" }, el("table", { id: "odds-bonuses" }, el("tr", {},
-      el("th", { class: "name" }, S.view.per_seat ? "target forced" : "bonus forced"), el("th", {}, "whose"),
-      el("th", {}, "deals")), ...bonuses)) : "");
+      el("th", { class: "name" }, S.view.per_seat ? "target" : "item"), el("th", {}, "whose"),
+      el("th", {}, "forced")), ...bonuses)) : "");
   markOdds();
 }
 
