@@ -1058,7 +1058,7 @@ def german_suit_word_error(game: type[Game], text: str, word: str, written: Call
     try:
         game.read_contract(guess)
     except InvalidContractError as refused:
-        if any(_reads(game, written(other)) for other in GERMAN_SUIT_WORDS if other != suit):
+        if any(reads_contract(game, written(other)) for other in GERMAN_SUIT_WORDS if other != suit):
             return InvalidContractError(f"contract {quoted(text)}: {quoted(named_by)} is {suit}: {refused}")
         return InvalidContractError(f"contract {quoted(text)}: {quoted(named_by)} is {suit}, "
                                     f"but {quoted(guess)} is not a {game.name} contract")
@@ -1069,7 +1069,7 @@ def german_suit_word_error(game: type[Game], text: str, word: str, written: Call
                                 f"did you mean {quoted(guess)}?")
 
 
-def _reads(game: type[Game], text: str) -> bool:
+def reads_contract(game: type[Game], text: str) -> bool:
     """Whether ``text`` is a contract of ``game``."""
     try:
         game.read_contract(text)

@@ -18,7 +18,8 @@ from ..formats.tbn import Record
 from .outcome import EMPTY_POT, ScoreItem, Scored, pot_payments, read_pot
 from .base import (Contract, Game, Objective, PayoffComponent, Rules, SettlementModel, TrumpSuitRules,
                    GERMAN_RANK_WORDS, GERMAN_SUIT_WORDS, german_suit_of_word, german_suit_word_error,
-                   german_suited_pack, parse_words, require, tricks_objective, unknown_objective)
+                   german_suited_pack, parse_words, reads_contract, require, tricks_objective,
+                   unknown_objective)
 
 _RANKS = [("A", 0, []), ("K", 0, []), ("O", 0, []), ("U", 0, []), ("Z", 0, ["10", "T"]),
           ("9", 0, []), ("8", 0, []), ("7", 0, [])]
@@ -267,14 +268,10 @@ class Kratzen(Game):
     def _unknown_contract(cls, text: str, words: list[str]) -> InvalidContractError:
         """A misspelt contract's message, suggesting only what reads: the rest of what was given kept after
         ``Trump`` ("Trumpp H": 'Trump H'); where that does not read, the expected form alone says it."""
-        close = ""
-        if words and did_you_mean(words[0], ("Trump", "Trumpf", "Trumps")):
-            whole = " ".join(("Trump", *words[1:]))
-            try:
-                cls.read_contract(whole)
-                close = f"; did you mean {quoted(whole)}?"
-            except InvalidContractError:
-                pass
+        whole = " ".join(("Trump", *words[1:]))
+        close = (f"; did you mean {quoted(whole)}?"
+                 if words and did_you_mean(words[0], ("Trump", "Trumpf", "Trumps")) and reads_contract(cls, whole)
+                 else "")
         return InvalidContractError(f"unknown Kratzen contract {quoted(text)}{close} (expected {cls.contract_help})")
 
     @classmethod
