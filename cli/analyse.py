@@ -715,7 +715,7 @@ def advise_hand_cards(game: str | None, hand: str | None, seat: int, contract: s
                    if value is None]
         raise typer.BadParameter(f"card advice needs a FILE (the play so far), or {', '.join(missing)} for the "
                                  "opening lead of a hand", param_hint="'--cards'")
-    if advice_asked(None, contract, False) is not None:  # all, pass or a list: no contract the cards are played in
+    if is_contract_list(contract):  # all, pass or a list: no contract the cards are played in
         raise typer.BadParameter(f"card advice ranks the cards of the one contract played, not {contract.strip()!r} "
                                  "(contract advice, without --cards)", param_hint="'--contract'")
     if announce is not None:
