@@ -63,7 +63,7 @@ def test_all_in_a_contract_list_is_refused_as_such():
         make_setup("schafkopf", HAND, 1, ["Wenz", "all"])
 
 
-def test_schafkopf_advice_whose_every_contract_loses_says_passing_does_better():
+def test_schafkopf_advice_whose_every_contract_loses_says_what_passing_pays():
     """A Schafkopf seat cannot be offered a pass row (a deal every seat passes is thrown in), so where the best
     contract still loses on average the table's "best" would advise announcing it: a line under it says so beside
     what passing pays. A winning best has no such line."""
