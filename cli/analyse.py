@@ -606,8 +606,8 @@ def advice_status(what: str, advice: ContractAdvice | CardAdvice, samples: int) 
     if best is None or best["mean"] is None:  # no item settled on any sample yet
         return done
     leader = get_game(advice.game).contract_in_words(row_name(best["contract"], best.get("announced")))
-    return (f"{done}; best so far {leader} "
-            f"{mean_with_interval(best['mean'], best['interval'], best['interval_note'])}{tie_said(advice.rows)}")
+    figure = mean_with_interval(best["mean"], best["interval"], best["interval_note"])
+    return f"{done}; best so far {leader} {figure}{tie_said([row.rank for row in advice.rows])}"
 
 
 def check_listed_contracts(game: str, contracts: str, seat: int) -> None:

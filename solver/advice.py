@@ -720,13 +720,14 @@ def best_said(rows: Sequence[ContractRow], samples: int) -> str:
         return ""
     best = rows[0]
     mean = "refused on every sample" if math.isnan(best.mean) else signed_mean(best.mean)
-    return f": best {best.cells()[0]} {mean}{tie_said(rows)}"
+    return f": best {best.cells()[0]} {mean}{tie_said([row.rank for row in rows])}"
 
 
-def tie_said(rows: Sequence[ContractRow]) -> str:
-    """`` (tied with 2 more)`` where other rows share the leader's rank: naming the leader alone would read as a
-    preference the samples do not show."""
-    tied = sum(1 for row in rows[1:] if row.rank is not None and row.rank == rows[0].rank) if rows else 0
+def tie_said(ranks: Sequence[int | None]) -> str:
+    """`` (tied with 2 more)`` where other rows share the leader's rank (``ranks``: the leader's first, then the
+    others'; None for a row not ranked): naming the leader alone would read as a preference the samples do not
+    show. The repr, the status line and the losing note say it after the leader's figure."""
+    tied = sum(1 for rank in ranks[1:] if rank is not None and rank == ranks[0]) if ranks else 0
     return f" (tied with {tied} more)" if tied else ""
 
 
@@ -1714,10 +1715,9 @@ def losing_note(document: Mapping[str, Any]) -> str | None:
     if not text or best is None or best["mean"] >= 0:
         return None
     figure = mean_with_interval(best["mean"], best["interval"], best.get("interval_note"))
-    tied = sum(1 for row in document["contracts"] if row is not best and row.get("rank") == best.get("rank"))
-    also = f" (tied with {tied} more)" if tied and best.get("rank") is not None else ""
+    tie = tie_said([best.get("rank"), *(row.get("rank") for row in document["contracts"] if row is not best)])
     return (f"every contract ranked pays seat {document['seat']} less than 0 on average, the best, {best['contract']}"
-            f"{also}, {figure}; passing, not ranked, pays 0 where the others pass too: {text}")
+            f", {figure}{tie}; passing, not ranked, pays 0 where the others pass too: {text}")
 
 
 def gain_report(document: Mapping[str, Any]) -> AdviceReport:

@@ -79,8 +79,8 @@ def test_schafkopf_advice_whose_every_contract_loses_says_what_passing_pays():
     tied = contract_advice("schafkopf", "HO SU H9 EA E8 GK G7 S9", 1, "Rufer G, Rufer S, Wenz", samples=4, seed=1,
                            workers=1, known={2: "EO GO SO EU GU HU HA HZ", 3: "GA SA"})  # both Rufers lose 2 each
     assert [part for part in contract_advice_report(tied.as_dict()) if isinstance(part, str)][-1] == (
-        "every contract ranked pays seat 1 less than 0 on average, the best, Rufer G (tied with 1 more), -2.00 (all "
-        "alike); passing, not ranked, pays 0 where the others pass too: a deal every seat passes is thrown in, paying "
+        "every contract ranked pays seat 1 less than 0 on average, the best, Rufer G, -2.00 (all alike) (tied with 1 "
+        "more); passing, not ranked, pays 0 where the others pass too: a deal every seat passes is thrown in, paying "
         "nobody")
     strong = contract_advice("schafkopf", HAND, 1, "Solo E, Wenz", samples=6, seed=2, workers=1)
     assert strong.rows[0].mean > 0
