@@ -917,8 +917,13 @@ def seat_contracts(game: type[Game], deal: Deal, seat: int, variant: Variant) ->
 
 
 def all_in_a_list(contracts: str | Sequence[str]) -> str:
-    """The refusal of ``all`` in a list: it is a whole list itself, which another cannot hold."""
+    """The refusal of ``all`` in a list: it is a whole list itself, which another cannot hold. ``all`` beside
+    nothing but commas (``all,``) is told to drop the comma, not read as a list of contracts."""
     listed = contracts if isinstance(contracts, str) else ", ".join(contracts)
+    parts = [part.strip().lower() for part in listed.split(",")]
+    if isinstance(contracts, str) and parts.count("all") == 1 and not any(part != "all" and part for part in parts):
+        return (f"'all' with a comma but no other contract ({listed!r}): 'all', given alone, is every contract the "
+                "seat may announce; drop the comma")
     return (f"'all' in a list ({listed!r}): 'all', given alone, is every contract the seat may announce; a list "
             "names each contract it compares")
 

@@ -56,11 +56,19 @@ def test_contracts_listed_for_the_hand():
 
 
 def test_all_in_a_contract_list_is_refused_as_such():
-    """'all' is every contract the seat may announce: in a list it is refused saying so, not as an unknown contract."""
+    """'all' is every contract the seat may announce: in a list it is refused saying so, not as an unknown contract;
+    beside a comma alone (``all,``) it is told to drop the comma, not said to be in a list."""
     with pytest.raises(InvalidContractError, match=r"'all' in a list \('Wenz, all'\): 'all', given alone, is every"):
         make_setup("schafkopf", HAND, 1, "Wenz, all")
     with pytest.raises(InvalidContractError, match=r"'all' in a list \('Wenz, all'\)"):
         make_setup("schafkopf", HAND, 1, ["Wenz", "all"])
+    for stray in ("all,", " , all"):  # no other contract: the comma is what is wrong, said so
+        with pytest.raises(InvalidContractError) as refused:
+            make_setup("schafkopf", HAND, 1, stray)
+        assert str(refused.value) == (f"'all' with a comma but no other contract ({stray!r}): 'all', given alone, is "
+                                      "every contract the seat may announce; drop the comma")
+    with pytest.raises(InvalidContractError, match=r"'all' in a list \('all, all'\)"):
+        make_setup("schafkopf", HAND, 1, "all, all")
 
 
 def test_schafkopf_advice_whose_every_contract_loses_says_what_passing_pays():
