@@ -606,8 +606,8 @@ def advice_status(what: str, advice: ContractAdvice | CardAdvice, samples: int) 
     if best is None or best["mean"] is None:  # no item settled on any sample yet
         return done
     leader = get_game(advice.game).contract_in_words(row_name(best["contract"], best.get("announced")))
-    return (f"{done}; best so far {leader} "
-            f"{mean_with_interval(best['mean'], best['interval'], best['interval_note'])}{tie_said(advice.rows)}")
+    figure = mean_with_interval(best["mean"], best["interval"], best["interval_note"])
+    return f"{done}; best so far {leader} {figure}{tie_said([row.rank for row in advice.rows])}"
 
 
 def check_listed_contracts(game: str, contracts: str, seat: int) -> None:
@@ -715,7 +715,7 @@ def advise_hand_cards(game: str | None, hand: str | None, seat: int, contract: s
                    if value is None]
         raise typer.BadParameter(f"card advice needs a FILE (the play so far), or {', '.join(missing)} for the "
                                  "opening lead of a hand", param_hint="'--cards'")
-    if advice_asked(None, contract, False) is not None:  # all, pass or a list: no contract the cards are played in
+    if is_contract_list(contract):  # all, pass or a list: no contract the cards are played in
         raise typer.BadParameter(f"card advice ranks the cards of the one contract played, not {contract.strip()!r} "
                                  "(contract advice, without --cards)", param_hint="'--contract'")
     if announce is not None:

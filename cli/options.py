@@ -108,23 +108,25 @@ def _objective_titles() -> dict[str, str]:
 def objectives_among(values: Sequence[str] | str | None, known: Sequence[str]) -> Sequence[str] | str | None:
     """:func:`checked_objectives` against the names ``known`` (a command that takes fewer); each name the tables
     title an objective with (:func:`objective_by_title`) given as the objective's own name."""
+    given = [values] if isinstance(values, str) else list(values or [])
     if isinstance(values, str):
         values = objective_by_title(values)
     elif values is not None:
         values = [objective_by_title(value) for value in values]
     dealt = {name: game.name for game in GAMES for name in game.dealt_bonus_names}
-    for value in [values] if isinstance(values, str) else values or []:
+    for written, value in zip(given, [values] if isinstance(values, str) else values or []):
         if value.strip().lower() in dealt:  # RULES.md 1.6: the Trull and the 4 Kings need no search
-            raise typer.BadParameter(f"{value!r} is decided by the cards ({dealt[value.strip().lower()]}: who "
+            raise typer.BadParameter(f"{written!r} is decided by the cards ({dealt[value.strip().lower()]}: who "
                                      "holds them), not by a search of the play: stich check lists it beside the "
                                      "searched bonuses")
         if value.strip().lower() not in known:
-            # a misspelt title (Pagat Ultimo beatn) is matched against the titles of as many words too, naming
-            # the objective
+            # a misspelt title (Pagat Ultimo beatn, 4 King) is matched against the titles of as many words too,
+            # naming the objective or the dealt bonus, which the next try is then told the cards decide
             words = _title_words(value)
-            meant = {**{name: name for name in known},
+            named = (*known, *dealt)
+            meant = {**{name: name for name in named},
                      **{title: name for title, name in _objective_titles().items()
-                        if name in known and title.count("_") == words.count("_")}}
+                        if name in named and title.count("_") == words.count("_")}}
             raise typer.BadParameter(f"{value!r} is no game's objective{objective_meant(words, meant)} (the "
                                      f"objectives: {', '.join(known)})")
     return values

@@ -720,13 +720,14 @@ def best_said(rows: Sequence[ContractRow], samples: int) -> str:
         return ""
     best = rows[0]
     mean = "refused on every sample" if math.isnan(best.mean) else signed_mean(best.mean)
-    return f": best {best.cells()[0]} {mean}{tie_said(rows)}"
+    return f": best {best.cells()[0]} {mean}{tie_said([row.rank for row in rows])}"
 
 
-def tie_said(rows: Sequence[ContractRow]) -> str:
-    """`` (tied with 2 more)`` where other rows share the leader's rank: naming the leader alone would read as a
-    preference the samples do not show."""
-    tied = sum(1 for row in rows[1:] if row.rank is not None and row.rank == rows[0].rank) if rows else 0
+def tie_said(ranks: Sequence[int | None]) -> str:
+    """`` (tied with 2 more)`` where other rows share the leader's rank (``ranks``: the leader's first, then the
+    others'; None for a row not ranked): naming the leader alone would read as a preference the samples do not
+    show. The repr, the status line and the losing note say it after the leader's figure."""
+    tied = sum(1 for rank in ranks[1:] if rank is not None and rank == ranks[0]) if ranks else 0
     return f" (tied with {tied} more)" if tied else ""
 
 
@@ -916,8 +917,13 @@ def seat_contracts(game: type[Game], deal: Deal, seat: int, variant: Variant) ->
 
 
 def all_in_a_list(contracts: str | Sequence[str]) -> str:
-    """The refusal of ``all`` in a list: it is a whole list itself, which another cannot hold."""
+    """The refusal of ``all`` in a list: it is a whole list itself, which another cannot hold. ``all`` beside
+    nothing but commas (``all,``) is told to drop the comma, not read as a list of contracts."""
     listed = contracts if isinstance(contracts, str) else ", ".join(contracts)
+    parts = [part.strip().lower() for part in listed.split(",")]
+    if isinstance(contracts, str) and parts.count("all") == 1 and not any(part != "all" and part for part in parts):
+        return (f"'all' with a comma but no other contract ({listed!r}): 'all', given alone, is every contract the "
+                "seat may announce; drop the comma")
     return (f"'all' in a list ({listed!r}): 'all', given alone, is every contract the seat may announce; a list "
             "names each contract it compares")
 
@@ -1714,10 +1720,9 @@ def losing_note(document: Mapping[str, Any]) -> str | None:
     if not text or best is None or best["mean"] >= 0:
         return None
     figure = mean_with_interval(best["mean"], best["interval"], best.get("interval_note"))
-    tied = sum(1 for row in document["contracts"] if row is not best and row.get("rank") == best.get("rank"))
-    also = f" (tied with {tied} more)" if tied and best.get("rank") is not None else ""
+    tie = tie_said([best.get("rank"), *(row.get("rank") for row in document["contracts"] if row is not best)])
     return (f"every contract ranked pays seat {document['seat']} less than 0 on average, the best, {best['contract']}"
-            f"{also}, {figure}; passing, not ranked, pays 0 where the others pass too: {text}")
+            f", {figure}{tie}; passing, not ranked, pays 0 where the others pass too: {text}")
 
 
 def gain_report(document: Mapping[str, Any]) -> AdviceReport:

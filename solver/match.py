@@ -485,9 +485,12 @@ def match_report(result: MatchResult, boards: int | None = None) -> MatchReport:
                   if rotations > 1 else "") + (f"; pot {result.pot}" if result.pot is not None else "")
                + match_rules_note(game, result.setup))
     units = game.score_unit
-    # a pot of 0 given on purpose (--pot 0) is noted without asking for a pot
-    pot_note = (f"note: pot 0: every deal settles at 0 {units}, so the bots' payments say nothing"
-                + (f" ({POT_BY_FLAG})" if result.pot is None else "") if game.has_pot and not result.pot else None)
+    # a pot of 0 given on purpose (--pot 0) is noted without asking for a pot; one not given asks for --pot alone,
+    # not for the [Pot] tag pot_zero_said names: a match has no record
+    pot_note: str | None = None
+    if game.has_pot and not result.pot:
+        pot_note = (f"note: pot 0: every deal settles at 0 {units}, so the bots' payments say nothing"
+                    + (f" ({POT_BY_FLAG})" if result.pot is None else ""))
     counted = result.declaring_side.count
     table: ReportTable | None = None
     fixed = side = difference = intervals = no_means = stopped = None

@@ -571,8 +571,9 @@ def _refuse_misspelt_optional_tag(record: Record, tags_applying: Callable[[], fr
     """A tag of no meaning to stich that is a near spelling of an optional tag the record lacks and would read
     (``tags_applying``, asked only when a tag is near one) ([Declaerer "3"]) is an error naming the tag meant: kept
     as an unknown tag, it would change the answer without a word. Only where it is likely a misspelling: its value
-    reads as the meant tag's, or its name is the meant one with two letters swapped or cut short; a tag of the
-    user's own whose value could not be the near tag's ([Plot "x"] near [Pot]) is kept."""
+    reads as the meant tag's, or its name is the meant one with two letters swapped or cut short within a word
+    ([Announce]); a tag of the user's own whose value could not be the near tag's ([Plot "x"] near [Pot], [Called
+    "GA"] near [CalledSuitLed], cut where a word of it ends) is kept."""
     applying: frozenset[str] | None = None
     for tag in record.tags:
         lowered = tag.name.lower()
@@ -581,7 +582,8 @@ def _refuse_misspelt_optional_tag(record: Record, tags_applying: Callable[[], fr
         if applying is None:
             applying = tags_applying()
         meant = [name for name in near if name in applying and record.tag(name) is None
-                 and (_one_transposition(tag.name, name) or _cut_short(tag.name, name)
+                 and (_one_transposition(tag.name, name)
+                      or (_cut_short(tag.name, name) and not name[len(tag.name)].isupper())
                       or _reads_as(name, tag.value, game, seats))]
         if meant:
             raise _error(record, f"[{tag.name}] is no tag stich reads{did_you_mean(tag.name, meant, cutoff=0)}",

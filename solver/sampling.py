@@ -82,12 +82,17 @@ class Setup:
     def __repr__(self) -> str:
         """One line in the words a caller used: the seat 1-based as :func:`position_setup` took it, cards by name,
         where the fields hold the engine's 0-based seat beside a 1-based declarer, masks and pack indices. A setup
-        of no game (made by hand) shows its fields as they are: a repr must not raise."""
+        of no game or with a card its pack has not (made by hand) shows its fields as they are: a repr must not
+        raise."""
         try:
-            cards = get_game(self.game).pack.cards
-        except StichError:
+            return self._readable()
+        except (StichError, IndexError):
             shown = ", ".join(f"{item.name}={getattr(self, item.name)!r}" for item in fields(self))
             return f"{type(self).__name__}({shown})"
+
+    def _readable(self) -> str:
+        """:meth:`__repr__`'s line, which raises where the game or a card is not one."""
+        cards = get_game(self.game).pack.cards
 
         def names(indices: Iterator[int] | Sequence[int]) -> str:
             return " ".join(cards[index].name for index in indices) or "-"

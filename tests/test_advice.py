@@ -56,14 +56,22 @@ def test_contracts_listed_for_the_hand():
 
 
 def test_all_in_a_contract_list_is_refused_as_such():
-    """'all' is every contract the seat may announce: in a list it is refused saying so, not as an unknown contract."""
+    """'all' is every contract the seat may announce: in a list it is refused saying so, not as an unknown contract;
+    beside a comma alone (``all,``) it is told to drop the comma, not said to be in a list."""
     with pytest.raises(InvalidContractError, match=r"'all' in a list \('Wenz, all'\): 'all', given alone, is every"):
         make_setup("schafkopf", HAND, 1, "Wenz, all")
     with pytest.raises(InvalidContractError, match=r"'all' in a list \('Wenz, all'\)"):
         make_setup("schafkopf", HAND, 1, ["Wenz", "all"])
+    for stray in ("all,", " , all"):  # no other contract: the comma is what is wrong, said so
+        with pytest.raises(InvalidContractError) as refused:
+            make_setup("schafkopf", HAND, 1, stray)
+        assert str(refused.value) == (f"'all' with a comma but no other contract ({stray!r}): 'all', given alone, is "
+                                      "every contract the seat may announce; drop the comma")
+    with pytest.raises(InvalidContractError, match=r"'all' in a list \('all, all'\)"):
+        make_setup("schafkopf", HAND, 1, "all, all")
 
 
-def test_schafkopf_advice_whose_every_contract_loses_says_passing_does_better():
+def test_schafkopf_advice_whose_every_contract_loses_says_what_passing_pays():
     """A Schafkopf seat cannot be offered a pass row (a deal every seat passes is thrown in), so where the best
     contract still loses on average the table's "best" would advise announcing it: a line under it says so beside
     what passing pays. A winning best has no such line."""
@@ -79,8 +87,8 @@ def test_schafkopf_advice_whose_every_contract_loses_says_passing_does_better():
     tied = contract_advice("schafkopf", "HO SU H9 EA E8 GK G7 S9", 1, "Rufer G, Rufer S, Wenz", samples=4, seed=1,
                            workers=1, known={2: "EO GO SO EU GU HU HA HZ", 3: "GA SA"})  # both Rufers lose 2 each
     assert [part for part in contract_advice_report(tied.as_dict()) if isinstance(part, str)][-1] == (
-        "every contract ranked pays seat 1 less than 0 on average, the best, Rufer G (tied with 1 more), -2.00 (all "
-        "alike); passing, not ranked, pays 0 where the others pass too: a deal every seat passes is thrown in, paying "
+        "every contract ranked pays seat 1 less than 0 on average, the best, Rufer G, -2.00 (all alike) (tied with 1 "
+        "more); passing, not ranked, pays 0 where the others pass too: a deal every seat passes is thrown in, paying "
         "nobody")
     strong = contract_advice("schafkopf", HAND, 1, "Solo E, Wenz", samples=6, seed=2, workers=1)
     assert strong.rows[0].mean > 0

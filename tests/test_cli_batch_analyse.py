@@ -800,6 +800,8 @@ def test_a_contract_list_is_checked_as_a_single_contract_is():
     assert every.exit_code == 2 and "Traceback" not in every.output
     assert ("'all' in a list ('Solo, all'): 'all', given alone, is every contract the seat may announce"
             in every.output)
+    stray = runner.invoke(app, [*hand, "--seat", "1", "--contract", "all,"])
+    assert stray.exit_code == 2 and "'all' with a comma but no other contract ('all,')" in stray.stderr
 
 
 def test_card_advice_of_a_hand_refuses_a_contract_list_as_no_contract_played():

@@ -424,6 +424,26 @@ def test_a_misspelt_announcements_tag_is_refused_even_with_a_misspelt_value():
     assert solver.parse_positions(zwanzigerrufen + '[Annou "x"]\n')[0].record.get("Annou") == "x"  # too short
 
 
+def test_a_name_cut_where_a_word_of_the_meant_tag_ends_is_kept_unless_its_value_reads_as_that_tag(tmp_path):
+    """[Called "GA"], another program's tag in a Rufer ending, is [CalledSuitLed] cut where "Called" ends: it could
+    as well be that program's word, so it is kept and the ending solves; with a yes or no it is refused."""
+    from typer.testing import CliRunner
+
+    from solver.cli.main import app
+
+    ending = ('[Game "Schafkopf"]\n[Deal "1: EO S7 / GA SZ / HO S9 / SU SK"]\n[Contract "Rufer G"]\n[Declarer "1"]\n'
+              '[Leader "1"]\n')
+    position = solver.parse_positions(ending + '[Called "GA"]\n')[0]
+    assert position.record.get("Called") == "GA"
+    assert solver.parse_positions(ending)[0].state == position.state  # the called suit is still unled
+    (tmp_path / "called.tbn").write_text(ending + '[Called "GA"]\n', encoding="utf-8")
+    result = CliRunner().invoke(app, ["solve", str(tmp_path / "called.tbn")])
+    assert result.exit_code == 0, result.output
+    assert str(error_of(ending + '[Called "yes"]\n')) == (
+        "bad.tbn:6:1: [Called] is no tag stich reads; did you mean 'CalledSuitLed'? (got 'Called', expected "
+        "[CalledSuitLed \"yes\"] if that is what it means; another program's tag can be renamed)")
+
+
 def test_a_card_written_twice_or_left_out_names_the_card_no_hand_holds():
     assert "duplicate card EO (also in seat 1); no hand holds S9 (got" in str(error_of(GOOD.replace("SK S9",
                                                                                                      "SK EO")))

@@ -1125,7 +1125,7 @@ def test_the_mean_tricks_interval_of_four_samples_is_cut_at_no_trick():
 def test_a_setup_reads_in_the_caller_s_words() -> None:
     """A bot author prints the setup ``position_setup`` gave him: it names the seat he passed (1-based, where the field
     holds the engine's 0-based seat beside a 1-based declarer) and the cards by name, not as masks and pack indices.
-    A setup of no game shows its fields as they are."""
+    A setup of no game, or with a card its pack has not, shows its fields as they are."""
     from solver.generate import random_position
 
     rufer = random_position("schafkopf", 1, 1).play_cards("EZ EA")
@@ -1140,3 +1140,5 @@ def test_a_setup_reads_in_the_caller_s_words() -> None:
 
     nope = dataclasses.replace(kratzen, game="Nope")
     assert repr(nope).startswith("Setup(game='Nope', seats=3, fixed=(") and repr(nope).endswith("pot=None)")
+    beyond = dataclasses.replace(kratzen, played=(99,))  # no card of the pack
+    assert repr(beyond).startswith("Setup(game='Kratzen', seats=3, fixed=(") and "played=(99,)" in repr(beyond)

@@ -987,8 +987,8 @@ class Game(metaclass=GameType):
     #: What :meth:`passed_game` plays, in words, for the note under contract advice that has a ``pass`` row.
     passed_game_text = ""
     #: What a deal every seat passes pays, in words, where passing is no contract advice can rank (a Schafkopf deal
-    #: passed out is thrown in): the note under advice whose every contract loses on average says it, since passing
-    #: then does better than the best-ranked contract.
+    #: passed out is thrown in): the note under advice whose every contract loses on average says it beside the
+    #: best's mean, as what passing pays where the others pass too.
     passed_out_text: ClassVar[str] = ""
 
     @classmethod
