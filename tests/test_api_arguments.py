@@ -690,29 +690,16 @@ def test_a_suit_named_in_words_suggests_the_contract(game, text, hint):
     assert str(refused.value) == f"contract {text!r}: {text.split()[1]!r} is not a suit (E, G, H or S){hint}"
 
 
-@pytest.mark.parametrize("text, message", [
-    ("Wenz Herz", "'Herz' is H, but 'Wenz H' is not a Schafkopf contract"),
-    ("Wenz GA", "'GA' is G, but 'Wenz G' is not a Schafkopf contract"),
-    ("Herz Eichel", "'Eichel' is E, but 'Herz E' is not a Schafkopf contract"),
-])
-def test_a_suit_word_where_the_contract_takes_no_suit_is_still_a_suit(text, message):
-    """A suit named in words after a contract that takes none ("Wenz Herz") is a suit: the message says so and
-    that the contract does not take it, not that the word is no suit."""
-    with pytest.raises(InvalidContractError) as refused:
-        solver.Schafkopf.parse_contract(text)
-    assert str(refused.value) == f"contract {text!r}: {message}"
-
-
-@pytest.mark.parametrize("text, word", [("Rufer Herz", "Herz"), ("Rufer HA", "HA"), ("Herz Rufer", "Herz")])
-def test_a_suit_word_whose_contract_is_refused_says_why(text, word):
-    """Hearts named in words or by a card in a Rufer ("Rufer Herz") is a suit, refused as 'Rufer H' is: the message
-    says that reason, not that the word is no suit."""
-    with pytest.raises(InvalidContractError) as refused:
-        solver.Schafkopf.parse_contract(text)
-    assert str(refused.value) == f"contract {text!r}: {word!r} is H: hearts cannot be called in a Rufer"
-
-
 @pytest.mark.parametrize("game, text, message", [
+    # a suit named in words after a contract that takes none is a suit, which that contract does not take
+    (solver.Schafkopf, "Wenz Herz", "'Herz' is H, but 'Wenz H' is not a Schafkopf contract"),
+    (solver.Schafkopf, "Wenz GA", "'GA' is G, but 'Wenz G' is not a Schafkopf contract"),
+    (solver.Schafkopf, "Herz Eichel", "'Eichel' is E, but 'Herz E' is not a Schafkopf contract"),
+    # hearts in a Rufer, in words or by a card, refused for the reason 'Rufer H' is
+    (solver.Schafkopf, "Rufer Herz", "'Herz' is H: hearts cannot be called in a Rufer"),
+    (solver.Schafkopf, "Rufer HA", "'HA' is H: hearts cannot be called in a Rufer"),
+    (solver.Schafkopf, "Herz Rufer", "'Herz' is H: hearts cannot be called in a Rufer"),
+    # the Bavarian order, the suit first: the contract it means, where there is one
     (solver.Schafkopf, "Herz Solo", "the suit comes after the contract; did you mean 'Solo H'?"),
     (solver.Schafkopf, "Eichel Rufer", "the suit comes after the contract; did you mean 'Rufer E'?"),
     (solver.Kratzen, "Herz Trump", "the suit comes after the contract; did you mean 'Trump H'?"),
@@ -721,8 +708,10 @@ def test_a_suit_word_whose_contract_is_refused_says_why(text, word):
     (solver.Schafkopf, "Gras Wenz", "'Gras' is G, but 'Wenz G' is not a Schafkopf contract"),
     (solver.Schafkopf, "Herz Wenz", "'Herz' is H, but 'Wenz H' is not a Schafkopf contract"),
 ])
-def test_a_suit_named_before_the_contract_suggests_it(game, text, message):
-    """The Bavarian order, the suit first ("Herz Solo"): refused with the contract it means, where there is one."""
+def test_a_suit_word_the_contract_cannot_take_or_placed_first_says_why(game, text, message):
+    """A suit named in words or by a card is a suit: where the contract does not take it the message says so (and
+    a Rufer's hearts the reason 'Rufer H' is refused), not that the word is no suit; the Bavarian order, the suit
+    first ("Herz Solo"), is told the contract it means."""
     with pytest.raises(InvalidContractError) as refused:
         game.parse_contract(text)
     assert str(refused.value) == f"contract {text!r}: {message}"
