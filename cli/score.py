@@ -47,8 +47,8 @@ def _print_items(document: Document, game: str, console: Console) -> None:
 
 
 def _items_table(document: Document, game: str, notes: CellNotes) -> Table:
-    """One row per item (by the name players use, ``Game.item_title``): who wins it, its value with the
-    multipliers, and why (in ``notes`` where they are moved below the table)."""
+    """One row per item (by the name players use, ``Game.sided_item_title``: ``Absolut against``): who wins it, its
+    value with the multipliers, and why (in ``notes`` where they are moved below the table)."""
     table = Table(title="Items", title_justify="left", title_style="bold")
     columns = [("item", "left"), ("to", "left"), ("from", "left"), ("base", "right"), ("x", "right"),
                ("value", "right"), ("why", "left")]
@@ -57,7 +57,8 @@ def _items_table(document: Document, game: str, notes: CellNotes) -> Table:
     why = [name for name, _ in columns].index("why")
     pot_game = document["pot"] is not None
     for item in document["items"]:
-        name = get_game(game).item_title(item["name"]) + (" (announced)" if item["announced"] else "")
+        name = (get_game(game).sided_item_title(item["name"], item["against"])
+                + (" (announced)" if item["announced"] else ""))
         winners = seats_text(item["winners"]) if item["winners"] else ("pot" if pot_game else "-")
         losers = seats_text(item["losers"]) if item["losers"] else ("pot" if pot_game else "-")
         table.add_row(name, winners, losers, str(item["base"]), str(item["multiplier"]), str(item["value"]),

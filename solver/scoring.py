@@ -96,7 +96,7 @@ class Settlement:
     def _item_rows(self) -> list[tuple[str, ...]]:
         """The header and one row per item, as text (what both renderings show): the items as the game names them,
         ``pot`` for the pot's side of an item in a game paid from one."""
-        title = get_game(self.game).item_title
+        title = get_game(self.game).sided_item_title
         return [ITEM_COLUMNS, *(item.cells(title, pot=self.pot is not None) for item in self.items)]
 
     def _payment_cells(self) -> list[tuple[str, str]]:

@@ -2156,6 +2156,29 @@ def test_score_dd_json_of_an_unfinished_play():
                                    for d in found)
 
 
+def test_score_names_the_defenders_absolut_as_check_does(tmp_path):
+    """Board 2's seat 4 says "Absolut dagegen" and the defenders make it: ``score`` calls it ``Absolut against`` as
+    ``check`` does, and the JSON says whose it is beside the name it keeps. The declarers' own Absolut announced and
+    failed is paid to the same defenders but stays ``Absolut``: its winners do not tell whose bonus an item is."""
+    scored = run("score", "--dd", EXAMPLES / "zwanzigerrufen.tbn", "-b", "2").stdout
+    assert re.search(r"│ Absolut against \(announced\) │ 2\+4 │ 1\+3 ", scored)
+    assert re.search(r"│ Pagat Ultimo \(announced\) +│ 2\+4 │ 1\+3 ", scored)  # the declarers' Pagat, failed
+    assert "Absolut against" in run("check", EXAMPLES / "zwanzigerrufen.tbn", "-b", "2").stdout
+    (document,) = documents("score", "--dd", EXAMPLES / "zwanzigerrufen.tbn", "-b", "2")
+    whose = {item["name"]: (item["winners"], item["against"]) for item in document["dd"]["items"]}
+    assert whose["absolut"] == ([2, 4], True) and whose["pagat_ultimo"] == ([2, 4], False)
+    assert whose["game"] == ([2, 4], False)
+    record = (EXAMPLES / "zwanzigerrufen.tbn").read_text(encoding="utf-8").replace(
+        '[Announcements "1: Pagat; 2: Kontra; 4: Absolut dagegen"]', '[Announcements "1: Absolut"]')
+    (tmp_path / "declarers.tbn").write_text(record, encoding="utf-8")
+    scored = run("score", "--dd", tmp_path / "declarers.tbn", "-b", "2").stdout
+    assert re.search(r"│ Absolut \(announced\) +│ 2\+4 │ 1\+3 ", scored) and "Absolut against" not in scored
+    (document,) = documents("score", "--dd", tmp_path / "declarers.tbn", "-b", "2")
+    (absolut,) = (item for item in document["dd"]["items"] if item["name"] == "absolut")
+    assert (absolut["winners"], absolut["reason"], absolut["against"]) == (
+        [2, 4], "Absolut announced by the declarers 1+3: failed", False)
+
+
 def test_score_json_of_kratzen_with_a_pot(tmp_path):
     # the four top trumps take every trick: payouts from the pot (no losers), penalties into it (no winners)
     path = tmp_path / "kratzen.tbn"

@@ -167,7 +167,8 @@ def test_a_settlement_prints_and_renders_for_people():
     assert lines[1].split() == ["item", "to", "from", "base", "x", "value", "why"]
     # the items by the rule book's names (docs/scoring.md), as stich score prints them; the JSON keeps pagat_ultimo
     assert lines[2].split()[:6] == ["Game", "2+4", "1+3", "1", "2", "2"]
-    assert lines[3].split()[:7] == ["Absolut", "(announced)", "1+3", "2+4", "2", "2", "4"]
+    # the defenders' Absolut is named as check names it, though its failure pays the declarers
+    assert lines[3].split()[:8] == ["Absolut", "against", "(announced)", "1+3", "2+4", "2", "2", "4"]
     assert lines[3].endswith("Absolut announced by the defenders 2+4: failed")
     assert lines[4].split()[:8] == ["Pagat", "Ultimo", "(announced)", "2+4", "1+3", "2", "2", "4"]
     assert lines[5] == "payments: seat 1 -2, seat 2 +2, seat 3 -2, seat 4 +2"
@@ -195,11 +196,12 @@ def test_a_score_item_renders_its_row_of_the_settlement_in_jupyter():
     assert html.startswith('<table style="border-collapse:collapse">') and html.count("<tr>") == 2
     assert re.findall(r"<th [^>]*>([^<]*)</th>", html) == ["item", "to", "from", "base", "x", "value", "why"]
     assert re.findall(r"<td [^>]*>([^<]*)</td>", html) == [
-        "Absolut (announced)", "1+3", "2+4", "2", "2", "4", "Absolut announced by the defenders 2+4: failed"]
+        "Absolut against (announced)", "1+3", "2+4", "2", "2", "4", "Absolut announced by the defenders 2+4: failed"]
     assert 'text-align:right">4</td>' in html and 'text-align:left">1+3</td>' in html
-    assert str(absolut) == ("Absolut (announced)  to 1+3  from 2+4  base 2  x 2  value 4  why Absolut announced by "
-                            "the defenders 2+4: failed")
+    assert str(absolut) == ("Absolut against (announced)  to 1+3  from 2+4  base 2  x 2  value 4  why Absolut "
+                            "announced by the defenders 2+4: failed")
     assert absolut == dataclasses.replace(absolut, game="") and "game" not in absolut.as_dict()
+    assert absolut.against and absolut.as_dict()["against"] is True
     # made by hand, without a settlement: its key, and an empty side "-" (it does not know whether there is a pot)
     alone = ScoreItem("absolut", (1, 3), 2, 2, True, 4, "failed")
     assert alone.cells() == ("absolut (announced)", "1+3", "-", "2", "2", "4", "failed")
@@ -216,7 +218,8 @@ def test_an_item_told_its_game_keeps_every_other_field():
     """``ScoreItem.of_game`` copied the fields one by one, by place: a field added later would have been dropped. The
     item here sets every field (a new one makes this list fail until it is given), and the copy keeps them all."""
     values = {"name": "penalty", "winners": (), "base": 4, "multiplier": 2, "announced": True, "value": 8,
-              "reason": "seat 1 took 1 trick (2 needed; the attacker pays 2P)", "losers": (1,), "game": "Schafkopf"}
+              "reason": "seat 1 took 1 trick (2 needed; the attacker pays 2P)", "losers": (1,), "against": True,
+              "game": "Schafkopf"}
     assert [field.name for field in dataclasses.fields(ScoreItem)] == list(values)
     told = ScoreItem(**values).of_game("Kratzen")
     assert {field.name: getattr(told, field.name) for field in dataclasses.fields(ScoreItem)} == {

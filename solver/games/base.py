@@ -620,6 +620,13 @@ class Game(metaclass=GameType):
         return name
 
     @classmethod
+    def sided_item_title(cls, name: str, against: bool) -> str:
+        """A score item as the text tables name it: :meth:`item_title`, the defenders' bonus (``against``) named as
+        ``stich check``'s row names their form where the game has one (:meth:`row_title`). The item title alone by
+        default."""
+        return cls.item_title(name)
+
+    @classmethod
     def objective_title(cls, name: str) -> str:
         """What players call the bonus an objective asks about, for the text tables (the JSON keeps the name): its
         score item's :meth:`item_title`, the side it is for said beside it (``schneider_against`` is the other

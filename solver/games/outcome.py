@@ -38,10 +38,11 @@ class ScoreItem:
 
     The pot is the side left empty: a trick paid from the pot has empty ``losers``, a penalty paid into it empty
     ``winners``. ``value`` 0 marks an item listed for information only (e.g. a tie that scores nothing, or a trick
-    payout from an empty pot). ``game`` is the name of the game that scored it (set by
-    :func:`solver.scoring.settle`, which every settlement's items pass through; empty in an item made by hand), so
-    that an item shown alone is named and its empty side said as its settlement's table does; not compared and not in
-    :meth:`as_dict`."""
+    payout from an empty pot). ``against`` marks the defenders' bonus (announced or made by them: "Absolut
+    dagegen"), which its winners cannot tell, a declarers' failed announcement being paid to the defenders too.
+    ``game`` is the name of the game that scored it (set by :func:`solver.scoring.settle`, which every settlement's
+    items pass through; empty in an item made by hand), so that an item shown alone is named and its empty side said
+    as its settlement's table does; not compared and not in :meth:`as_dict`."""
 
     name: str
     winners: tuple[int, ...]
@@ -51,27 +52,30 @@ class ScoreItem:
     value: int
     reason: str
     losers: tuple[int, ...] = ()
+    against: bool = False
     game: str = field(default="", compare=False, repr=False)
 
     def as_dict(self) -> dict[str, Any]:
         """The JSON-ready document of this result (what the command's ``--json`` prints of it)."""
         return {"name": self.name, "winners": list(self.winners), "losers": list(self.losers), "base": self.base,
                 "multiplier": self.multiplier, "announced": self.announced, "value": self.value,
-                "reason": self.reason}
+                "reason": self.reason, "against": self.against}
 
-    def cells(self, title: Callable[[str], str] | None = None, *, pot: bool | None = None) -> tuple[str, ...]:
+    def cells(self, title: Callable[[str, bool], str] | None = None, *, pot: bool | None = None) -> tuple[str, ...]:
         """Its row under a settlement's columns (:data:`ITEM_COLUMNS`), as ``stich score`` writes it: ``title`` names
-        the item as its game does (``Game.item_title``), and an empty side is ``pot`` in a game paid from one (``-``
-        elsewhere); by default both as the item's ``game`` says (its key and ``-`` for an item without one)."""
+        the item as its game does (``Game.sided_item_title``: ``Absolut against`` for the defenders'), and an empty
+        side is ``pot`` in a game paid from one (``-`` elsewhere); by default both as the item's ``game`` says (its
+        key and ``-`` for an item without one)."""
         game = (next((game for game in GAMES if game.name == self.game), None)
                 if self.game and (title is None or pot is None) else None)
         if game is not None:
-            title = game.item_title if title is None else title
+            title = game.sided_item_title if title is None else title
             pot = game.has_pot if pot is None else pot
 
         def seats(side: tuple[int, ...]) -> str:
             return side_text(side) if side else "pot" if pot else "-"
-        return ((title or str)(self.name) + (" (announced)" if self.announced else ""), seats(self.winners),
+        name = title(self.name, self.against) if title else self.name
+        return (name + (" (announced)" if self.announced else ""), seats(self.winners),
                 seats(self.losers), str(self.base), str(self.multiplier), str(self.value), self.reason)
 
     def __str__(self) -> str:
@@ -426,11 +430,11 @@ def pot_payments(items: Sequence[ScoreItem], seats: int) -> tuple[tuple[int, ...
 
 
 def two_sided(name: str, seats: int, winner: frozenset[int], base: int, multiplier: int, announced: bool,
-              reason: str) -> ScoreItem:
-    """An item won by the side ``winner`` (0-based) and lost by everyone else."""
+              reason: str, against: bool = False) -> ScoreItem:
+    """An item won by the side ``winner`` (0-based) and lost by everyone else (``against``: the defenders' bonus)."""
     loser = frozenset(range(seats)) - winner
     return ScoreItem(name, seats_of(winner), base, multiplier, announced, base * multiplier, reason,
-                     seats_of(loser))
+                     seats_of(loser), against)
 
 
 #: How a pot is given, in a note that asks for one: ``stich``'s flag (the API's argument: ``analysis.POT_BY_ARGUMENT``).

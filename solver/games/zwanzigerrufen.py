@@ -611,12 +611,13 @@ def tarock_bonus_items(rules: Rules, outcome: TarockOutcome, claims: Claims, bon
     for side in owners:
         base = bonus_base(rules, bonus, True)
         level = claims.level(bonus, side)
+        against = side != rules.declaring_side
         if outcome.achieved(bonus, side):
             items.append(_two_sided(bonus, rules, side, base, level, True,
-                                   f"{label} announced by the {side_name(rules, side)}: made"))
+                                   f"{label} announced by the {side_name(rules, side)}: made", against))
         else:
             items.append(_two_sided(bonus, rules, outcome.other(side), base, level, True,
-                                   f"{label} announced by the {side_name(rules, side)}: failed"))
+                                   f"{label} announced by the {side_name(rules, side)}: failed", against))
     if owners:
         return items
     base = bonus_base(rules, bonus, False)
@@ -633,13 +634,14 @@ def tarock_bonus_items(rules: Rules, outcome: TarockOutcome, claims: Claims, bon
                 reason += ": the Sküs caught the Mond of " + " and ".join(f"seat {s + 1}" for s in outcome.mondfangs())
             elif bonus in CARD_BONUSES:  # the cards decide it, not the play: says whose cards they were
                 reason += ": " + card_bonus_holder(rules, side, bonus)
-            items.append(_two_sided(bonus, rules, side, base, 1, False, reason))
+            items.append(_two_sided(bonus, rules, side, base, 1, False, reason, side != rules.declaring_side))
     if bonus == "pagat_ultimo":
         pagat_seat = outcome.facts.pagat_seat
         if pagat_seat is not None and outcome.facts.pagat_beaten:
             side = rules.side_of(pagat_seat)
             items.append(_two_sided(bonus, rules, outcome.other(side), base, 1, False,
-                                   f"silent Pagat of seat {pagat_seat + 1} beaten in the last trick"))
+                                   f"silent Pagat of seat {pagat_seat + 1} beaten in the last trick",
+                                   side != rules.declaring_side))
     return items
 
 
@@ -661,10 +663,12 @@ def apply_valat_mode(rules: Rules, items: list[ScoreItem]) -> tuple[list[ScoreIt
     for item in items:
         if item is valat:
             result.append(ScoreItem("valat", item.winners, factor, 1, item.announced, 0,
-                                    f"{item.reason}; multiplies every other item by {factor}", item.losers))
+                                    f"{item.reason}; multiplies every other item by {factor}", item.losers,
+                                    item.against))
         else:
             result.append(ScoreItem(item.name, item.winners, item.base * factor, item.multiplier, item.announced,
-                                    item.value * factor, f"{item.reason}; x{factor} for the Valat", item.losers))
+                                    item.value * factor, f"{item.reason}; x{factor} for the Valat", item.losers,
+                                    item.against))
     return result, [f"the Valat multiplies every other item by {factor} (valat_mode=multiplies_total)"]
 
 
@@ -681,8 +685,8 @@ def score_items(rules: Rules, claims: Claims, facts: TarockFacts) -> tuple[list[
 
 
 def _two_sided(name: str, rules: Rules, winner: frozenset[int], base: int, multiplier: int, announced: bool,
-               reason: str) -> ScoreItem:
-    return two_sided(name, rules.seats, winner, base, multiplier, announced, reason)
+               reason: str, against: bool = False) -> ScoreItem:
+    return two_sided(name, rules.seats, winner, base, multiplier, announced, reason, against)
 
 
 def choose_announcements(rules: Rules, record: Record | None, announcements: object
@@ -937,6 +941,14 @@ class Zwanzigerrufen(Game):
     def item_title(cls, name: str) -> str:
         """The rule book's names (docs/scoring.md): Pagat Ultimo, 4 Kings, ..."""
         return BONUS_LABELS.get(name, name)
+
+    @classmethod
+    def sided_item_title(cls, name: str, against: bool) -> str:
+        """The defenders' Absolut and Valat as ``stich check`` names them (``Absolut against``), the rest by
+        :meth:`item_title`: a defenders' Trull or Pagat Ultimo has no other name there either."""
+        if against and f"{name}_against" in OBJECTIVE_BONUSES:
+            return cls.row_title(f"{name}_against")
+        return cls.item_title(name)
 
     @classmethod
     def objective_title(cls, name: str) -> str:
