@@ -57,7 +57,7 @@ def _items_table(document: Document, game: str, notes: CellNotes) -> Table:
     why = [name for name, _ in columns].index("why")
     pot_game = document["pot"] is not None
     for item in document["items"]:
-        name = (get_game(game).sided_item_title(item["name"], item["against"])
+        name = (get_game(game).sided_item_title(item["name"], item.get("against", False))
                 + (" (announced)" if item["announced"] else ""))
         winners = seats_text(item["winners"]) if item["winners"] else ("pot" if pot_game else "-")
         losers = seats_text(item["losers"]) if item["losers"] else ("pot" if pot_game else "-")
