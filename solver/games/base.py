@@ -581,8 +581,8 @@ class Game(metaclass=GameType):
 
     @classmethod
     def trick_payout(cls, rules: Rules, inputs: object) -> int:
-        """What one trick pays in :attr:`score_unit` (what the post-mortem grades a card's cost in, so that the
-        grades hold for any stake): 1 by default."""
+        """The unit of :attr:`score_unit` the post-mortem grades a card's cost in, so that the grades hold for any
+        stake (what one trick pays, where tricks are paid): 1 by default."""
         return 1
 
     @classmethod
