@@ -444,6 +444,8 @@ class Game(metaclass=GameType):
     #: The contract whose settlement two seats share, as the payment note of contract advice names it ("a Rufer's");
     #: empty where no contract is shared
     shared_contract_text: ClassVar[str] = ""
+    #: That contract's kind (:attr:`Contract.kind`): the note is said only under a table that lists one
+    shared_contract_kind: ClassVar[str] = ""
     #: The cards the players call by a name of their own, token -> (name, what it is): a new player at the board
     #: sees which card the Weli is (Kratzen's S6, RULES.md 3.1), not a plain bell six.
     named_cards: ClassVar[dict[str, tuple[str, str]]] = {}
