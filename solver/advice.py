@@ -37,7 +37,7 @@ from .deal import Deal
 from .errors import (FileError, InvalidContractError, InvalidDealError, InvalidSeatError, SearchStopped, StichError,
                      StichWarning, check_callback, integral, is_whole_number)
 from .games import get_game
-from .games.base import Game, Rules
+from .games.base import Game, Rules, reads_contract
 from .games.outcome import (FIGURE_SPACE, JSON_PLACES, POT_BY_FLAG, decimal_text, mean_in_words, percent_text,
                             role_text, signed_mean, unbroken)
 from .generate import DEFAULT_SEED
@@ -1456,13 +1456,26 @@ def win_meaning(document: Mapping[str, Any], paid: str = "where it is above 0") 
 
 
 def payment_note(document: Mapping[str, Any], sides: bool = False) -> str:
-    """What a payment is: the seat's share of its side's settlement (``sides``: which contracts share it), or in a
-    game paid from a pot (where only the attacker's is searched) the attacker's own."""
-    if get_game(document["game"]).has_pot:
-        return (f"payment: {role_text(get_game(document['game']).declarer_title, [document['seat']])}'s own, in chips "
-                "from and into the pot")
-    shared = get_game(document["game"]).shared_contract_text if sides else ""
+    """What a payment is: the seat's share of its side's settlement (``sides``: which contracts share it, where the
+    table lists one: :func:`lists_shared_contract`), or in a game paid from a pot (where only the attacker's is
+    searched) the attacker's own."""
+    game = get_game(document["game"])
+    if game.has_pot:
+        return f"payment: {role_text(game.declarer_title, [document['seat']])}'s own, in chips from and into the pot"
+    shared = game.shared_contract_text if sides and lists_shared_contract(game, document["contracts"]) else ""
     return "payment: the seat's share of its side's settlement" + (f" (two seats share {shared})" if shared else "")
+
+
+def lists_shared_contract(game: type[Game], rows: Iterable[Mapping[str, Any]]) -> bool:
+    """Whether contract advice's rows list the contract whose settlement two seats share (``Game.shared_contract_kind``:
+    a Rufer, a Normal game), or a pass, which plays the game's passed game (Zwanzigerrufen: forehand's Normal game,
+    where she holds no T20..T16): an all-Solo or Wenz table shares nothing. A row's contract may be a token or words,
+    with its announcements after " + " (``read_contract`` reads both); one that does not read lists none."""
+    if not game.shared_contract_kind:
+        return False
+    texts = [row["contract"].split(" + ")[0] for row in rows]
+    return any(text == PASS or reads_contract(game, text) and game.read_contract(text).kind == game.shared_contract_kind
+               for text in texts)
 
 
 def mean_with_interval(value: float, interval: Sequence[float | None], note: str | None = None, *,

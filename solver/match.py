@@ -294,6 +294,7 @@ class MatchResult:
     card_samples: dict[int, int] = field(default_factory=dict, hash=False)
     #: the boards some deal of which was played, as runs ``(first, last)`` in board order: on several workers a
     #: match stopped by an error has played the boards in flight past the one that failed, and its report names them
+    #: (not in :meth:`summary_dict`: the JSON's deals, every one played, carry their boards)
     board_runs: tuple[tuple[int, int], ...] = ()
     #: the boards counted on which every deal split each bot's seats between the sides, their payments cancelling
     #: (:func:`cancels`): boards that count 0 for every bot, whatever it played

@@ -44,9 +44,10 @@ TRICK_GRADES = ((2, "blunder"), (1, "mistake"), (0, "ok"))
 
 #: Grading by the score (the declaring side's net in game units): a lost game of a Normal or a Rufer costs 4.
 SCORE_GRADES = ((4, "blunder"), (2, "mistake"), (1, "inaccuracy"), (0, "ok"))
-#: Grading by the score in chips (a game paid from a pot), counted in a trick's payout (the pot shared over a whole
-#: deal's tricks) as the trick-counting grades count tricks: less than one an inaccuracy, one a mistake, two or more
-#: (a missed target costs a defender the pot, 4 payouts, the attacker 8) a blunder.
+#: Grading by the score in chips (a game paid from a pot), counted in a quarter of the pot (what a trick pays outside
+#: a Muss) as the trick-counting grades count tricks: less than one an inaccuracy, one a mistake, two or more (a missed
+#: target costs a defender the pot, 4 quarters, the attacker 8) a blunder. A Muss pays no trick: a card there costs
+#: the attacker's missed target or nothing, a blunder or ok.
 CHIP_GRADES = ((2, "blunder"), (1, "mistake"))
 #: What the score counts in: game units, or chips where the game is paid from a pot (Kratzen: the attacker's own
 #: payment, every seat playing for itself).
@@ -453,8 +454,8 @@ def settled_after(position: Position) -> tuple[int, int] | None:
 def grade(cost: int, measure: str, bonus_lost: bool, payout: int = 1) -> str:
     """The grade of a card from its cost; a lost bonus (or a seat's trick target) makes any card a blunder, except when
     grading by the score, which already counts what the bonus is worth (giving one up can be the best play). In
-    chips the cost is counted in ``payout``, the chips a trick pays (:data:`CHIP_GRADES`): the same grades for any
-    pot."""
+    chips the cost is counted in ``payout``, a quarter of the pot (:data:`CHIP_GRADES`, what a trick pays outside a
+    Muss): the same grades for any pot."""
     if bonus_lost and measure not in SCORE_MEASURES:
         return "blunder"
     if measure == "chips":
@@ -711,7 +712,7 @@ def grade_note(measure: str) -> str:
     so that the words cannot drift from :func:`grade`): a reader sees why a card of cost 4 is a blunder. Short
     enough for an 80-column terminal."""
     if measure == "chips":
-        return (f"grades in payouts (pot/4 chips): inaccuracy under 1, mistake {CHIP_GRADES[1][0]}, "
+        return (f"grades in pot/4 chips (at least 1): inaccuracy under 1, mistake {CHIP_GRADES[1][0]}, "
                 f"blunder {CHIP_GRADES[0][0]}+")
     table = SCORE_GRADES if measure in SCORE_MEASURES else POINT_GRADES if measure == "points" else TRICK_GRADES
     floors = {name: threshold for threshold, name in table}
@@ -926,7 +927,8 @@ def by_score(position: Position, points: PlayAnalysis, engine: EngineSolver | No
 
 
 def trick_payout(position: Position) -> int:
-    """What a trick pays in the score's unit (``Game.trick_payout``: the chips of a Kratzen trick), 1 elsewhere."""
+    """The unit a card's cost in the score is graded in (``Game.trick_payout``: a quarter of a Kratzen pot, what a
+    trick pays outside a Muss), 1 elsewhere."""
     return position.game.trick_payout(position.rules, scoring_inputs(position))
 
 

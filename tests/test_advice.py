@@ -1398,6 +1398,15 @@ def test_the_notes_under_the_advice_say_only_what_its_table_shows():
     schafkopf = {**document, "game": "Schafkopf", "hand": ["EO", "GO"],
                  "contracts": [{**rows[0], "contract": "Solo E"}, {**rows[1], "contract": "Rufer G"}]}
     assert "(two seats share a Rufer's)" in rendered(schafkopf)
+    # where no row is a Rufer (or a Normal game) no two seats share a listed contract's settlement
+    solos = {**schafkopf, "contracts": [{**rows[0], "contract": "Solo E"}, {**rows[1], "contract": "Wenz"}]}
+    assert "payment: the seat's share of its side's settlement\n" in rendered(solos)
+    assert "two seats share" not in rendered(solos)
+    suit_solos = {**document, "contracts": [rows[0], {**rows[1], "contract": "SuitSolo"}]}
+    assert "two seats share" not in rendered(suit_solos)
+    passed = {**document, "contracts": [rows[0], {**rows[1], "contract": "pass", "refused": 0, "samples": 20,
+                                                           "refused_reason": None}]}  # forehand's Normal game
+    assert "(two seats share a Normal game's)" in rendered(passed)
 
 
 def test_contract_advice_with_a_pagat_announced_ranks_every_contract_that_counts_it():

@@ -2176,7 +2176,7 @@ def test_a_match_stopped_on_several_workers_names_the_boards_it_played_past_the_
     with board 4 played, the report said "after 3 of 12 deals" beside the error's "board 3", which read as boards 1
     to 3. It names the boards where they are not the first N, and a declaring side's mean says it is its seats'
     payments together (the bots' means above it are per seat)."""
-    from solver.match import MatchTally, match_report
+    from solver.match import BoardOrder, MatchTally, match_report
 
     def deal(board: int) -> PlayedDeal:
         return PlayedDeal(board, 0, ("a", "b", "b", "b"), "Rufer G", 1, (1, 3), (), (1, -1, 1, -1))
@@ -2193,6 +2193,15 @@ def test_a_match_stopped_on_several_workers_names_the_boards_it_played_past_the_
     assert report([7, 3, 5, 1, 2, 6]) == ("stopped by the error after 6 of 12 deals (boards 1-3 and 5-7; the others "
                                           "not played): the result so far")
     assert report([2]) == "stopped by the error after 1 of 12 deals (board 2; the others not played): the result so far"
+    # the JSON has no board_runs: it writes every deal the tally holds (BoardOrder flushes those past a gap), whose
+    # boards are the runs
+    tally, written = MatchTally(rotate=False, keep_deals=False, table_seats=4), []
+    order = BoardOrder(lambda played: written.append(played.board), rotations=1)
+    for board in [2, 4, 1]:
+        tally.add(deal(board))
+        order.add(deal(board))
+    order.flush()
+    assert tally.result("Schafkopf", 1, 12, "error").board_runs == ((1, 2), (4, 4)) and written == [1, 2, 4]
     side = match_report(summarise("Schafkopf", 1, 12, False, [deal(1), deal(2)]), 12).side
     assert side == "declaring side: +2.00 (all 2 boards alike: no interval) game units per deal, its seats' payments " \
                    "together"

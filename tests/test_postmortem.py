@@ -215,6 +215,24 @@ def test_chips_are_graded_in_a_tricks_payout_whatever_the_pot():
     assert ending_position.rules.tricks_in_deal == 2 and trick_payout(ending_position) == 10
 
 
+def test_a_muss_is_graded_in_quarters_of_the_pot_though_its_tricks_pay_nothing(tmp_path):
+    """A Muss pays no trick (RULES.md 3.4), so its grading unit is not a trick's payout but the pot's quarter all the
+    same: the attacker's payment is 0 or the 2P of a missed target, 8 quarters, and the card that loses it a blunder.
+    The line under the table names the quarter, not a payout."""
+    record = tmp_path / "muss.tbn"
+    record.write_text(KRATZEN_WITH_POT.replace('[Pot "12"]', '[Pot "40"]').replace('"Trump S"', '"Trump S Muss"'),
+                      encoding="utf-8")
+    (position,) = solver.read_positions(record)
+    assert position.game.pot_words(position.rules.contract, 40) == "a Muss: tricks pay nothing"
+    assert trick_payout(position) == 10
+    analysis = analyse_play(position, objective="score")
+    assert [(card.card, card.before, card.after, card.cost, card.grade) for card in analysis.cards] == [
+        ("SU", 0, -80, 80, "blunder"), ("S7", -80, -80, 0, "ok"), ("SK", -80, -80, 0, "ok")]
+    text = run("postmortem", record, "-o", "score").stdout
+    assert "grades in pot/4 chips (at least 1): inaccuracy under 1, mistake 1, blunder 2+" in text.splitlines()
+    assert "payout" not in text
+
+
 def test_documents_are_plain_and_frozen():
     analysis = analyse_play(ending(VALAT_THROWN[:4]))
     document = analysis.as_dict()
@@ -1878,7 +1896,7 @@ def test_the_text_says_what_each_grade_means_in_its_measure(tmp_path):
     assert grade_note("game units") == "grades in game units: inaccuracy 1, mistake 2-3, blunder 4+"
     assert grade_note("points") == "grades in points: inaccuracy 1-5, mistake 6-14, blunder 15+ or a bonus lost"
     assert grade_note("tricks") == "grades in tricks: mistake 1, blunder 2+ or the mover's own target missed"
-    assert grade_note("chips") == "grades in payouts (pot/4 chips): inaccuracy under 1, mistake 1, blunder 2+"
+    assert grade_note("chips") == "grades in pot/4 chips (at least 1): inaccuracy under 1, mistake 1, blunder 2+"
     # the words agree with grade() at every edge
     assert [grade(cost, "game units", False) for cost in (1, 2, 3, 4)] == ["inaccuracy", "mistake", "mistake",
                                                                         "blunder"]

@@ -444,6 +444,8 @@ class Game(metaclass=GameType):
     #: The contract whose settlement two seats share, as the payment note of contract advice names it ("a Rufer's");
     #: empty where no contract is shared
     shared_contract_text: ClassVar[str] = ""
+    #: That contract's kind (:attr:`Contract.kind`): the note is said only under a table that lists one
+    shared_contract_kind: ClassVar[str] = ""
     #: The cards the players call by a name of their own, token -> (name, what it is): a new player at the board
     #: sees which card the Weli is (Kratzen's S6, RULES.md 3.1), not a plain bell six.
     named_cards: ClassVar[dict[str, tuple[str, str]]] = {}
@@ -581,8 +583,8 @@ class Game(metaclass=GameType):
 
     @classmethod
     def trick_payout(cls, rules: Rules, inputs: object) -> int:
-        """What one trick pays in :attr:`score_unit` (what the post-mortem grades a card's cost in, so that the
-        grades hold for any stake): 1 by default."""
+        """The unit of :attr:`score_unit` the post-mortem grades a card's cost in, so that the grades hold for any
+        stake (what one trick pays, where tricks are paid): 1 by default."""
         return 1
 
     @classmethod

@@ -235,8 +235,9 @@ class Kratzen(Game):
 
     @classmethod
     def trick_payout(cls, rules: Rules, inputs: object) -> int:
-        """P/4 a trick (RULES.md 3.4): the pot shared over a whole deal's tricks (an ending's too), at least 1 chip,
-        so that the unit chip costs are graded in."""
+        """P/4 (RULES.md 3.4), at least 1 chip: the unit chip costs are graded in, what a trick pays outside a Muss
+        (the pot shared over a whole deal's tricks, an ending's too). A Muss pays no trick but keeps the unit, in
+        which its missed target (2P for the attacker) is 8."""
         return max(1, int(inputs) // cls.hand_size)  # type: ignore[call-overload]  # scoring_inputs' pot
 
     @classmethod

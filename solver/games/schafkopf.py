@@ -282,6 +282,7 @@ class Schafkopf(Game):
 
     name = "Schafkopf"
     shared_contract_text = "a Rufer's"  # the payment note of contract advice
+    shared_contract_kind = "rufer"
     passed_out_text = "a deal every seat passes is thrown in, paying nobody"  # the losing note of contract advice
     aliases = ("schafkopf", "sk", "schafkopfen", "cardavia")
     pack = PACK

@@ -749,6 +749,7 @@ class Zwanzigerrufen(Game):
 
     name = "Zwanzigerrufen"
     shared_contract_text = "a Normal game's"  # the payment note of contract advice
+    shared_contract_kind = "normal"
     aliases = ("zwanzigerrufen", "zr", "zw", "tarock", "tarok", "zwanzger")
     pack = PACK
     suit_words = {"S": "spades", "C": "clubs", "H": "hearts", "D": "diamonds"}
