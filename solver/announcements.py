@@ -30,6 +30,8 @@ if TYPE_CHECKING:
 LEVELS = {"kontra": 2, "retour": 4, "rekontra": 4, "supra": 8, "resupra": 16}
 #: The Kontra levels as an error message lists them, read from LEVELS so that none is left out.
 LEVEL_NAMES = "/".join(level.capitalize() for level in LEVELS)
+#: The bonuses as an error message lists them.
+BONUS_NAMES = "Absolut, Pagat, Valat, Trull, 4 Kings, Mondfang"
 BONUSES = {
     "absolut": "absolut", "pagat": "pagat_ultimo", "pagatultimo": "pagat_ultimo", "ultimo": "pagat_ultimo",
     "valat": "valat", "trull": "trull", "koenige": "four_kings", "könige": "four_kings", "4kings": "four_kings",
@@ -55,12 +57,11 @@ ITEM_WORDS = {**{word: word.capitalize() for word in (*LEVELS, *BONUSES, *KING_W
 
 
 def _meant(words: list[str]) -> str:
-    """``" (did you mean 'Kontra'?)"`` for the first word of an item that is none of its words (:data:`ITEM_WORDS`),
-    or ``""``."""
+    """``"; did you mean 'Kontra'?"`` for the first word of an item that is none of its words (:data:`ITEM_WORDS`),
+    or ``""``: said after the reason, as a contract's hint is."""
     known = {*ITEM_WORDS, *BONUSES, *KING_COUNTS}
     unknown = next((word for word in words if word not in known), None)
-    meant = "" if unknown is None else did_you_mean(unknown, ITEM_WORDS).removeprefix("; ")
-    return f" ({meant})" if meant else ""
+    return "" if unknown is None else did_you_mean(unknown, ITEM_WORDS)
 
 
 def _joined_bonus(words: list[str]) -> list[str]:
@@ -145,17 +146,16 @@ def _parse_item(seat: int, item: str) -> Announcement:
         if len(named) == 1 and named[0] in BONUSES:
             bonus = BONUSES[named[0]]
         elif len(words) != 1:
-            raise AnnouncementSyntaxError(f"announcement {item!r}{_meant(words[1:])}: expected a Kontra level, "
-                                          "optionally followed by a bonus", 0, item)
+            raise AnnouncementSyntaxError(f"announcement {item!r}: expected one bonus after {item.split()[0]!r} "
+                                          f"({BONUS_NAMES}, or none for the game){_meant(words[1:])}", 0, item)
         return Announcement(seat, bonus, level=LEVELS[words[0]])
     side_word = words[-1] if words and words[-1] in SIDE_WORDS else ""
     if side_word:
         words = words[:-1]
     words = _joined_bonus(words)
     if len(words) != 1 or words[0] not in BONUSES:
-        raise AnnouncementSyntaxError(f"announcement {item!r}{_meant(words)}: expected a bonus (Absolut, Pagat, "
-                                      "Valat, Trull, 4 Kings, Mondfang) optionally followed by 'dagegen' or 'dazu', or "
-                                      f"{LEVEL_NAMES}", 0, item)
+        raise AnnouncementSyntaxError(f"announcement {item!r}: expected a bonus ({BONUS_NAMES}) optionally followed by "
+                                      f"'dagegen' or 'dazu', or {LEVEL_NAMES}{_meant(words)}", 0, item)
     return Announcement(seat, BONUSES[words[0]], against=side_word == "dagegen", dazu=side_word == "dazu")
 
 

@@ -798,7 +798,8 @@ def position_from_record(record: Record, *, variant: Mapping[str, object] | str 
             # a seat the deal has not: the entry has the expected shape
             expected = None if "expected" in str(error) or isinstance(error, AnnouncementSeatError) else \
                 "seat: announcement; ..."
-            raise _error(record, str(error), line, column, error.text, expected) from None
+            # the message quotes the item already: no "(got ...)" saying it twice
+            raise _error(record, str(error), line, column, None, expected) from None
 
     announcements = tag_value("Announcements", read_announcements, "seat: announcement; ...")
     if announcements:
