@@ -681,6 +681,14 @@ def test_a_suit_named_by_a_card_suggests_the_contract(text, hint):
     (solver.Schafkopf, "Rufer Laub", "; did you mean 'Rufer G'?"),
     (solver.Schafkopf, "Solo Schelln", "; did you mean 'Solo S'?"),
     (solver.Schafkopf, "Solo Rot", "; did you mean 'Solo H'?"),
+    # the English names the examples' comments use
+    (solver.Kratzen, "Trump Bells", "; did you mean 'Trump S'?"),
+    (solver.Kratzen, "Trump acorn Muss", "; did you mean 'Trump E Muss'?"),
+    (solver.Schafkopf, "Solo Hearts", "; did you mean 'Solo H'?"),
+    (solver.Schafkopf, "Rufer Leaves", "; did you mean 'Rufer G'?"),
+    (solver.Schafkopf, "Solo leaf", "; did you mean 'Solo G'?"),
+    # the Weli, printed S6, is a permanent trump, no bell
+    (solver.Kratzen, "Trump Weli", ""), (solver.Kratzen, "Trump S6", ""),
 ])
 def test_a_suit_named_in_words_suggests_the_contract(game, text, hint):
     """A German player names the suit ("Trump Herz", "Solo Eichel", "Solo Schelln"): refused with the letter's
@@ -690,11 +698,17 @@ def test_a_suit_named_in_words_suggests_the_contract(game, text, hint):
     assert str(refused.value) == f"contract {text!r}: {text.split()[1]!r} is not a suit (E, G, H or S){hint}"
 
 
+#: What Schafkopf says of a contract it does not know (``.format`` the contract).
+UNKNOWN_SCHAFKOPF = ("unknown Schafkopf contract '{}' (expected Rufer E|G|S, Wenz, Solo E|G|H|S, WenzTout, "
+                     "SoloTout E|G|H|S, Sie)")
+
+
 @pytest.mark.parametrize("game, text, message", [
-    # a suit named in words after a contract that takes none is a suit, which that contract does not take
-    (solver.Schafkopf, "Wenz Herz", "'Herz' is H, but 'Wenz H' is not a Schafkopf contract"),
-    (solver.Schafkopf, "Wenz GA", "'GA' is G, but 'Wenz G' is not a Schafkopf contract"),
-    (solver.Schafkopf, "Herz Eichel", "'Eichel' is E, but 'Herz E' is not a Schafkopf contract"),
+    # a suit named in words after a contract that takes none: the refusal of the contract it would be
+    (solver.Schafkopf, "Wenz Herz", f"'Herz' is H: {UNKNOWN_SCHAFKOPF.format('Wenz H')}"),
+    (solver.Schafkopf, "Wenz GA", f"'GA' is G: {UNKNOWN_SCHAFKOPF.format('Wenz G')}"),
+    (solver.Schafkopf, "Herz Eichel", f"'Eichel' is E: {UNKNOWN_SCHAFKOPF.format('Herz E')}"),
+    (solver.Kratzen, "Trump Eichel Mus", "'Eichel' is E: 'Mus' is not Muss or SevenMuss"),
     # hearts in a Rufer, in words or by a card, refused for the reason 'Rufer H' is
     (solver.Schafkopf, "Rufer Herz", "'Herz' is H: hearts cannot be called in a Rufer"),
     (solver.Schafkopf, "Rufer HA", "'HA' is H: hearts cannot be called in a Rufer"),
@@ -705,8 +719,8 @@ def test_a_suit_named_in_words_suggests_the_contract(game, text, hint):
     (solver.Kratzen, "Herz Trump", "the suit comes after the contract; did you mean 'Trump H'?"),
     (solver.Kratzen, "Herz Trumpf", "the suit comes after the contract; did you mean 'Trump H'?"),
     (solver.Kratzen, "Eichel Trump Muss", "the suit comes after the contract; did you mean 'Trump E Muss'?"),
-    (solver.Schafkopf, "Gras Wenz", "'Gras' is G, but 'Wenz G' is not a Schafkopf contract"),
-    (solver.Schafkopf, "Herz Wenz", "'Herz' is H, but 'Wenz H' is not a Schafkopf contract"),
+    (solver.Schafkopf, "Gras Wenz", f"'Gras' is G: {UNKNOWN_SCHAFKOPF.format('Wenz G')}"),
+    (solver.Schafkopf, "Herz Wenz", f"'Herz' is H: {UNKNOWN_SCHAFKOPF.format('Wenz H')}"),
 ])
 def test_a_suit_word_the_contract_cannot_take_or_placed_first_says_why(game, text, message):
     """A suit named in words or by a card is a suit: where the contract does not take it the message says so (and

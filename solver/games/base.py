@@ -1034,20 +1034,29 @@ class Game(metaclass=GameType):
 
 #: The German packs' suits and ranks in words (Schafkopf, Kratzen): "Eichel Ober", "Schellen Ten".
 GERMAN_SUIT_WORDS = {"E": "Eichel", "G": "Gras", "H": "Herz", "S": "Schellen"}
-#: The names players call the German suits by, lower-cased, each with its letter: a contract that names its suit so
-#: ("Trump Herz", "Solo Eichel") is told the letter it is written with.
-GERMAN_SUIT_NAMES = {**{word.lower(): letter for letter, word in GERMAN_SUIT_WORDS.items()},
-                     "grün": "G", "gruen": "G", "laub": "G", "blatt": "G", "schelle": "S", "schelln": "S",
-                     "eicheln": "E", "rot": "H"}
+#: The names players call the German suits by, lower-cased, each with its letter, in German and in the English the
+#: examples' comments use: a contract that names its suit so ("Trump Herz", "Solo Hearts") is told the letter it is
+#: written with.
+SUIT_NAMES = {**{word.lower(): letter for letter, word in GERMAN_SUIT_WORDS.items()},
+              "grün": "G", "gruen": "G", "laub": "G", "blatt": "G", "schelle": "S", "schelln": "S",
+              "eicheln": "E", "rot": "H",
+              "acorns": "E", "acorn": "E", "leaves": "G", "leaf": "G", "hearts": "H", "heart": "H", "bells": "S",
+              "bell": "S"}
 GERMAN_RANK_WORDS = {"A": "Ace", "Z": "Ten", "K": "King", "O": "Ober", "U": "Unter", "9": "Nine", "8": "Eight",
                      "7": "Seven"}
 
 
 def german_suit_of_word(pack: Pack, word: str) -> str | None:
-    """The suit a contract's word names that is no suit letter: by one of its cards, as a Rufer's called ace
-    ("GA"), or by its German name ("Herz", "Schelln"); None for any other word."""
+    """The suit a contract's word names that is no suit letter: by one of its cards of a plain suit, as a Rufer's
+    called ace ("GA"), or by its name ("Herz", "Schelln", "Bells"); None for any other word. A card outside the suit
+    grid (Kratzen's Weli, printed S6 but a permanent trump) names no suit."""
     card = pack.lookup(word)
-    return pack[card].suit if card is not None else GERMAN_SUIT_NAMES.get(word.lower())
+    if card is None:
+        return SUIT_NAMES.get(word.lower())
+    rank = pack[card].rank
+    suits = {other.suit for other in pack}
+    in_every_suit = all(any(other.suit == suit and other.rank == rank for other in pack) for suit in suits)
+    return pack[card].suit if in_every_suit else None
 
 
 def german_suit_word_error(game: type[Game], text: str, word: str, written: Callable[[str], str],
@@ -1057,8 +1066,8 @@ def german_suit_word_error(game: type[Game], text: str, word: str, written: Call
     H'?``. ``suit_first`` is the word naming the suit where it stands before the contract, the Bavarian order
     ("Herz Solo", ``word`` then being the contract's own word): that order is what the message corrects. Where the
     meant contract is refused for its suit, as a Rufer is for hearts (the same contract in another suit reads), its
-    own reason is said: ``'Herz' is H: hearts cannot be called in a Rufer``; where it reads in no suit, so that the
-    word was a suit all along: ``'Herz' is H, but 'Wenz H' is not a Schafkopf contract``."""
+    own reason is said: ``'Herz' is H: hearts cannot be called in a Rufer``, as it is where the meant contract
+    reads in no suit (``'Eichel' is E: 'Mus' is not Muss or SevenMuss``)."""
     named_by = word if suit_first is None else suit_first
     suit = german_suit_of_word(game.pack, named_by)
     if suit is None:
@@ -1067,10 +1076,8 @@ def german_suit_word_error(game: type[Game], text: str, word: str, written: Call
     try:
         game.read_contract(guess)
     except InvalidContractError as refused:
-        if any(reads_contract(game, written(other)) for other in GERMAN_SUIT_WORDS if other != suit):
-            return InvalidContractError(f"contract {quoted(text)}: {quoted(named_by)} is {suit}: {refused}")
-        return InvalidContractError(f"contract {quoted(text)}: {quoted(named_by)} is {suit}, "
-                                    f"but {quoted(guess)} is not a {game.name} contract")
+        reason = str(refused).removeprefix(f"contract {quoted(guess)}: ")
+        return InvalidContractError(f"contract {quoted(text)}: {quoted(named_by)} is {suit}: {reason}")
     if suit_first is not None:
         return InvalidContractError(f"contract {quoted(text)}: the suit comes after the contract; "
                                     f"did you mean {quoted(guess)}?")
