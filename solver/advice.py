@@ -1570,13 +1570,15 @@ def figure_and_wide_columns(tricks: bool, with_bonuses: bool) -> tuple[frozenset
 
 def tricks_notes(document: Mapping[str, Any], what: str, order: str, pot_hint: str) -> list[str]:
     """The notes under a Kratzen table of ``what`` (contract or card advice): what its tricks column is, and at a
-    pot of 0, which settles every item at 0, what ranks them instead."""
+    pot of 0, which settles every item at 0, what ranks them instead, and, where no pot was given, how to give one
+    (``pot_hint``)."""
     game = get_game(document["game"])
     notes = [tricks_note(document, what)] if counts_tricks(document["game"]) else []
     if game.has_pot and not document.get("pot"):
-        notes.append(f"note: pot 0: every {what} settles at 0, so the payments cannot rank them; win still counts the "
-                     f"{game.declarer_title}'s target made, and ranks them: the highest win first, an equal win by the "
-                     f"{game.declarer_title}'s mean tricks, then {order} ({pot_hint})")
+        hint = "" if document.get("pot") is not None else f" ({pot_hint})"
+        notes.append(f"note: pot 0: every {what} settles at 0 {game.score_unit}, so the payments cannot rank them; win "
+                     f"still counts the {game.declarer_title}'s target made, and ranks them: the highest win first, an "
+                     f"equal win by the {game.declarer_title}'s mean tricks, then {order}{hint}")
     return notes
 
 

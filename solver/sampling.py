@@ -37,8 +37,8 @@ from .errors import (FileError, IllegalPlayError, InvalidContractError, InvalidD
                      is_whole_number, shown_name)
 from .games import get_game
 from .games.base import Game, Objective, Rules
-from .games.outcome import (FIGURE_SPACE, POT_BY_FLAG, decimal_text, in_table_cell, interval_words, measure_words,
-                            percent_text, read_pot, role_text, side_text, signed_mean, with_interval)
+from .games.outcome import (FIGURE_SPACE, decimal_text, in_table_cell, interval_words, measure_words, percent_text,
+                            pot_zero_said, read_pot, role_text, side_text, signed_mean, with_interval)
 from .generate import DEFAULT_SEED
 from .limits import MAX_SAMPLES
 from .html_tables import html_lines, html_table, html_titled_table
@@ -1516,8 +1516,7 @@ def summary_lines(document: Mapping[str, Any]) -> list[str]:
         mean = signed_mean(document['score_mean'])
         lines.append(f"mean payment {mean} {game.score_unit}{'' if over else f' ({score_spread})'}, {whose}")
         if game.has_pot and not document.get("pot"):
-            lines.append(f"note: pot 0: every sample settles at 0 (give the pot with {POT_BY_FLAG}, or a record a "
-                         "[Pot] tag)")
+            lines.append(f"note: {pot_zero_said('sample', game.score_unit, document.get('pot') is not None)}")
     elif game.has_pot and document["seat"] != document["declarer"]:
         lines.append(f"no payment: only the {game.declarer_title}'s is searched (every seat plays for itself); the "
                      "cards rank "

@@ -663,12 +663,14 @@ def test_cli_contract_advice_without_a_pot_says_the_payments_cannot_rank_the_con
     was given; the win column still counts the attacker's target made (not 0%, "so none wins")."""
     args = ("analyse", "--game", "kratzen", "--hand", "EO E9 SU SZ", "--seat", "1", "--seats", "3", "--contract",
             "Trump E, Trump S", "-n", "3", "-j", "1")
-    plain, paid = _stich(*args), _stich(*args, "--pot", "8")
-    assert plain.returncode == paid.returncode == 0, plain.stderr + paid.stderr
-    assert ("note: pot 0: every contract settles at 0, so the payments cannot rank them; win still counts the "
+    plain, paid, zero = _stich(*args), _stich(*args, "--pot", "8"), _stich(*args, "--pot", "0")
+    assert plain.returncode == paid.returncode == zero.returncode == 0, plain.stderr + paid.stderr + zero.stderr
+    said = ("note: pot 0: every contract settles at 0 chips, so the payments cannot rank them; win still counts the "
             "attacker's target made, and ranks them: the highest win first, an equal win by the attacker's mean "
-            "tricks, then in the order the contracts were asked for (all: the game's order, "
-            "as stich table lists them) (give the pot with --pot CHIPS)") in " ".join(plain.stdout.split())
+            "tricks, then in the order the contracts were asked for (all: the game's order, as stich table lists "
+            "them)")
+    assert f"{said} (give the pot with --pot CHIPS)" in " ".join(plain.stdout.split())
+    assert f"{said}\n" in zero.stdout and "--pot CHIPS" not in zero.stdout  # a pot given: no request for one
     assert "win: the samples where attacker seat 1 makes its own trick target;" in " ".join(plain.stdout.split())
     assert "note: pot 0" not in paid.stdout
 
@@ -814,7 +816,8 @@ def test_at_pot_0_the_best_row_is_the_one_that_wins_most(tmp_path: Path) -> None
     cards = card_advice(next(iter(read_positions(str(record)))), samples=20, seed=1, workers=1)
     assert [(row.contract, row.best, row.win_probability) for row in cards.rows] == [
         ("SU", True, 1.0), ("SK", False, 0.95), ("GA", False, 0.85), ("GZ", False, 0.35)]
-    assert ("note: pot 0: every card settles at 0, so the payments cannot rank them; win still counts the attacker's "
+    assert ("note: pot 0: every card settles at 0 chips, so the payments cannot rank them; win still counts the "
+            "attacker's "
             "target made, and ranks them: the highest win first, an equal win by the attacker's mean tricks, "
             "then in the order the hand above lists them"
             ) in " ".join(str(cards).split())
@@ -868,9 +871,14 @@ def test_cli_analyse_file_takes_a_pot_over_the_records_tag():
         else:
             assert bare["score_mean"] == 0 and potted["score_mean"] != 0
     text = _stich("analyse", kratzen, "-r", "1", "--seat", "1", "-n", "3", "-j", "1").stdout
-    assert "note: pot 0: every sample settles at 0 (give the pot with --pot CHIPS" in " ".join(text.split())
+    assert "note: pot 0: every sample settles at 0 chips: give the record a [Pot] tag, or --pot CHIPS\n" in text
     paid_text = _stich("analyse", kratzen, "-r", "1", "--seat", "1", "-n", "3", "-j", "1", "--pot", "9").stdout
     assert "note: pot 0" not in paid_text and "pot 9" in paid_text
+    zero_text = _stich("analyse", kratzen, "-r", "1", "--seat", "1", "-n", "3", "-j", "1", "--pot", "0").stdout
+    assert "note: pot 0: every sample settles at 0 chips\n" in zero_text  # given: no request for a pot
+    zero_cards = _stich("analyse", kratzen, "-r", "1", "--seat", "1", "-n", "3", "-j", "1", "--cards", "--pot", "0")
+    assert "note: pot 0: every card settles at 0 chips, so" in zero_cards.stdout
+    assert "then in the order the hand above lists them\n" in zero_cards.stdout and "[Pot] tag" not in zero_cards.stdout
     other = _stich("analyse", str(ROOT / "examples" / "schafkopf.tbn"), "-r", "1", "--seat", "1", "-n", "2", "-j", "1",
                    "--pot", "9", "--json")
     assert other.returncode == 0 and json.loads(other.stdout)["pot"] is None
