@@ -32,7 +32,7 @@ from .errors import InvalidContractError, InvalidDealError, SearchStopped, Stich
 from .games import get_game
 from .games.base import Contract, Game, Objective, Rules, own_measure
 from .games.outcome import (CHECK_COLUMNS, POT_BY_FLAG, DealtBonus, dealt_bonus_answer, other_side, side_text,
-                            signed, unbroken, without_title)
+                            side_net, signed, unbroken, without_title)
 from .html_tables import html_lines, html_table, html_titled_table
 from .position import Position, check_position, every_seat_for_itself, make_position, objectives_named
 from .scoring import (check_scoring_inputs, read_pot, score_deal, score_notes, scoring_inputs,
@@ -1096,7 +1096,9 @@ def score_report(position: Position, *, pot: int | None = None, dd: bool = False
     complete = position.game.play_settles(rules, position.state)
     document = {"schema": SCHEMA, "command": "score", **record_header(position), **contract_header(position)}
     if complete or not dd:
-        document.update(score_deal(position, pot=pot).as_dict())
+        settled = score_deal(position, pot=pot)
+        # the declaring side's net, named as check's score and the dd settlement name theirs
+        document.update(settled.as_dict(), value=side_net(settled.payments, rules.declaring_side))
     if dd:
         start = Position(position.game, rules, rules.start(), record=position.record) if complete else position
         # a deal with no card played yet (a fresh `stich deal`) is searched from its start too, and says so

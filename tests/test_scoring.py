@@ -1298,6 +1298,17 @@ def test_cli_score_kratzen_pot(tmp_path):
     result = runner.invoke(APP, ["score", str(path), "--json", "--pot", "12"])
     document = json.loads(result.stdout)
     assert document["payments"] == [12, -12, -12, -12] and document["pot_change"] == 24
+    assert document["value"] == 12  # the attacker's net
+
+
+def test_cli_score_value_is_the_declaring_sides_net_as_check_and_dd_name_it():
+    """``score --json`` names the declaring side's net ``value``, as its ``dd`` and ``check``'s ``score`` do: a
+    reader of the three finds the one number under one name (a deal played to the end, so all three agree)."""
+    example = str(Path(__file__).resolve().parent.parent / "examples" / "schafkopf.tbn")
+    scored = json.loads(runner.invoke(APP, ["score", example, "-b", "7", "--dd", "--json"]).stdout)
+    checked = json.loads(runner.invoke(APP, ["check", example, "-b", "7", "--json"]).stdout)
+    assert scored["payments"] == [-2, 2, -2, 2] and scored["declaring_side"] == [1, 3]
+    assert (scored["value"], scored["dd"]["value"], checked["score"]["value"]) == (-4, -4, -4)
 
 
 @pytest.mark.parametrize("announcements, column_of", [
