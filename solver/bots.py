@@ -33,7 +33,7 @@ from typing import Any, Callable, Protocol
 
 from .advice import card_sums
 from .cards import Card, CardIndex
-from .errors import SearchStopped, StichError, did_you_mean, is_whole_number
+from .errors import InvalidPositionError, SearchStopped, StichError, did_you_mean, is_whole_number
 from .games.base import Objective, Rules
 from .generate import DEFAULT_SEED
 from .limits import DEFAULT_SAMPLES, MAX_SAMPLES, PLAYS_FOR
@@ -119,7 +119,7 @@ def _deal_key(position: Position) -> tuple:
 def _check_to_move(position: Position) -> PlayState:
     state = check_position(position).state
     if state.is_over:
-        raise StichError("the deal is over: no card is left to choose")
+        raise InvalidPositionError("the deal is over: no card is left to choose")
     return state
 
 
