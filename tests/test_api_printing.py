@@ -818,8 +818,13 @@ def test_a_post_mortem_its_cards_and_players_print_and_render_stich_postmortem_s
     assert shown.rows[5][3] == "♥K" and shown.rows[0][7:9] == ["cost", "cost (points)"] \
         and "cost (points)" in printed
     assert str(scored.players[3]).endswith("cost (game units) 0  cost (points) 5")
-    assert solver.analyse_play(next(solver.read_positions(VALAT.parent / "kratzen.tbn")))._repr_html_() == (
-        "<p>the record has no Play section: nothing to analyse</p>")
+    unplayed = solver.analyse_play(next(solver.read_positions(VALAT.parent / "kratzen.tbn")))
+    assert unplayed._repr_html_() == "<p>the record has no Play section: nothing to analyse</p>"
+    assert str(unplayed) == ("Kratzen Trump S, attacker 1: each mover's own tricks\n"  # print() says it too
+                             "the record has no Play section: nothing to analyse")
+    at_start = solver.analyse_play(next(solver.read_positions(zwanzigerrufen)).at_start())
+    assert str(at_start).splitlines() == ["Zwanzigerrufen Normal T20, declarer 1: points of 1+2",
+                                          "the record has no Play section: nothing to analyse"]
 
 
 
