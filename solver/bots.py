@@ -29,7 +29,7 @@ import traceback
 import weakref
 from contextlib import nullcontext
 from dataclasses import dataclass
-from typing import Any, Callable, Protocol
+from typing import Any, Callable, Protocol, SupportsIndex
 
 from .advice import card_sums
 from .cards import Card, CardIndex
@@ -49,12 +49,13 @@ from .workers import load_in_workers, local_workers, search_last
 
 class Bot(Protocol):
     """A player: ``choose`` returns a legal card for the position's seat to move (its pack index, as the bots here
-    return it, or a Card or a card token, as :meth:`Position.play` takes them)."""
+    return it, a numpy integer too, such as an argmax, or a Card or a card token, as :meth:`Position.play` takes
+    them)."""
 
     @property
     def name(self) -> str: ...
 
-    def choose(self, position: Position) -> int | str | Card: ...
+    def choose(self, position: Position) -> SupportsIndex | str | Card: ...
 
 
 def objective_for(rules: Rules, seat: int) -> Objective:
