@@ -251,8 +251,9 @@ class PlayAnalysis:
     def __repr__(self) -> str:
         counts = ", ".join(f"{name} {sum(card.grade == name for card in self.cards)}" for name in GRADES[1:])
         title = get_game(self.game).declarer_title  # Kratzen's attacker
-        return (f"<PlayAnalysis {self.game} {self.contract}, {title} {self.declarer}: {len(self.cards)} cards "
-                f"graded by {self.measure}; {counts}>")
+        graded = (f"{len(self.cards)} cards graded by {self.measure}; {counts}" if self.cards
+                  else "no Play section, nothing to analyse")  # as print() says it, not "0 cards ... blunder 0"
+        return f"<PlayAnalysis {self.game} {self.contract}, {title} {self.declarer}: {graded}>"
 
     def __str__(self) -> str:
         """A line per card, as a reader of the game goes through it: the value before, the best and after, the cost

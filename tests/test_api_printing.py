@@ -822,6 +822,7 @@ def test_a_post_mortem_its_cards_and_players_print_and_render_stich_postmortem_s
     assert unplayed._repr_html_() == "<p>the record has no Play section: nothing to analyse</p>"
     assert str(unplayed) == ("Kratzen Trump S, attacker 1: each mover's own tricks\n"  # print() says it too
                              "the record has no Play section: nothing to analyse")
+    assert repr(unplayed) == "<PlayAnalysis Kratzen Trump S, attacker 1: no Play section, nothing to analyse>"
     at_start = solver.analyse_play(next(solver.read_positions(zwanzigerrufen)).at_start())
     assert str(at_start).splitlines() == ["Zwanzigerrufen Normal T20, declarer 1: points of 1+2",
                                           "the record has no Play section: nothing to analyse"]
