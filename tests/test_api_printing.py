@@ -828,7 +828,6 @@ def test_a_post_mortem_its_cards_and_players_print_and_render_stich_postmortem_s
                                           "the record has no Play section: nothing to analyse"]
 
 
-
 def test_a_whole_deal_s_post_mortem_reprs_and_prints_its_players_as_docs_api_md_shows_them():
     """docs/api.md quotes the post-mortem of board 7 of ``examples/schafkopf.tbn`` (a Rufer played to its end, graded
     by points): its one-line repr with the grades counted, and seat 2's row, each bonus named as ``stich check`` names
@@ -836,11 +835,13 @@ def test_a_whole_deal_s_post_mortem_reprs_and_prints_its_players_as_docs_api_md_
     api_md = (VALAT.parents[1] / "docs" / "api.md").read_text(encoding="utf-8")
     board_7 = list(solver.read_positions(VALAT.parent / "schafkopf.tbn"))[6]
     analysis = solver.analyse_play(board_7)
-    shown = "<PlayAnalysis Schafkopf Rufer G, declarer 1: 32 cards graded by points; inaccuracy 2, mistake 6, blunder 2>"
+    shown = ("<PlayAnalysis Schafkopf Rufer G, declarer 1: 32 cards graded by points; inaccuracy 2, mistake 6, "
+             "blunder 2>")
     assert repr(analysis) == shown and f"`{shown}`" in api_md
     row = "seat 2  cards 8  inaccuracies 0  mistakes 1  blunders 1  cost (points) 10  bonuses lost Schneider against"
     assert str(analysis.players[1]) == row and f"`{row}`" in api_md
     assert str(analysis.players[2]).endswith("bonuses lost Schneider against (handed over)")
+
 
 def test_an_advice_row_and_a_seat_s_target_print_and_render_their_cells():
     """``advice.rows[0]`` (a ContractRow) and ``entry.seats[1]`` (a SeatTarget) each print and render in a notebook what

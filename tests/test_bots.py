@@ -224,7 +224,6 @@ def test_the_built_in_bots_choices_and_estimates_print_as_cards():
         assert isinstance(chosen, int) and repr(chosen) == position.pack[chosen].name
 
 
-
 @pytest.mark.parametrize("game, contract", [("zwanzigerrufen", "Solo"), ("schafkopf", "Solo E"),
                                             ("kratzen", "Trump E")])
 def test_a_finished_deal_asked_for_a_card_is_an_invalid_position_saying_the_deal_is_over(game, contract):
@@ -245,6 +244,7 @@ def test_a_finished_deal_asked_for_a_card_is_an_invalid_position_saying_the_deal
         card_advice(position, samples=2, workers=1)
     with pytest.raises(IllegalPlayError, match=r"^the deal is over: no card can be played$"):
         position.play(0)
+
 
 def test_a_bot_that_returns_no_card_is_told_what_choose_returns():
     """A bot that returns its legal cards whole, None or a number that is no index is told that it returned no card

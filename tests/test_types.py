@@ -198,7 +198,7 @@ assert type(values).__name__ == "CardDict" and isinstance(values, dict)
     exec(compile(source, "client.py", "exec"), {})  # and it runs
 
 
-NUMPY_CARDS = '''"""A bot author's script: a card to play chosen by numpy's argmax, a numpy integer, as play takes it."""
+NUMPY_CARDS = '''"""A bot author's script: a card chosen by numpy's argmax, a numpy integer, as play takes it."""
 import numpy as np
 import solver
 from solver import Position
@@ -226,8 +226,8 @@ print(" ".join(position.pack[card].name for card in after.history_cards()),
 
 def test_a_card_to_play_is_typed_as_the_numpy_index_play_takes(tmp_path):
     """docs/api.md: ``position.play(np.int64(5))``, a bot's argmax, plays that card; ``Position.play``, ``play_cards``,
-    ``PlayState.play`` and ``Bot.choose``'s answer are typed ``SupportsIndex | str | Card``, so that mypy --strict takes
-    the bot that runs (``int`` would refuse it), and the script runs to its end."""
+    ``PlayState.play`` and ``Bot.choose``'s answer are typed ``SupportsIndex | str | Card``, so that mypy --strict
+    takes the bot that runs (``int`` would refuse it), and the script runs to its end."""
     pytest.importorskip("numpy")
     assert_strict_client_type_checks(tmp_path, NUMPY_CARDS)
     (tmp_path / "client.py").write_text(NUMPY_CARDS)
