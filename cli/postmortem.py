@@ -125,12 +125,12 @@ def graded_by(position: Position, objective: str) -> str:
 def render_postmortem(document: Document, console: Console) -> None:
     """A row per card (before / best / after / cost / grade), then a row per seat; each table in the narrow
     layout where its boxes do not fit the console."""
-    from solver.postmortem import card_table_title, grade_note, measure_note, no_cost_line
+    from solver.postmortem import NO_PLAY, card_table_title, grade_note, measure_note, no_cost_line
 
     painter = CardPainter.for_game(document["game"])
     cards = document["cards"]
     if not cards:
-        console.print(Text("the record has no Play section: nothing to analyse", style="dim"))
+        console.print(Text(NO_PLAY, style="dim"))
         return
     unit = document["measure"]
     alone = document["every_seat_for_itself"]

@@ -34,8 +34,8 @@ from typing import AbstractSet, Any, Callable, Iterable, Mapping, NamedTuple, Se
 
 from .cards import CardTokens
 from .deal import Deal
-from .errors import (FileError, InvalidContractError, InvalidDealError, InvalidSeatError, SearchStopped, StichError,
-                     StichWarning, check_callback, integral, is_whole_number)
+from .errors import (FileError, InvalidContractError, InvalidDealError, InvalidPositionError, InvalidSeatError,
+                     SearchStopped, StichError, StichWarning, check_callback, integral, is_whole_number)
 from .games import get_game
 from .games.base import Game, Rules, reads_contract
 from .games.outcome import (FIGURE_SPACE, JSON_PLACES, POT_BY_FLAG, decimal_text, mean_in_words, percent_text,
@@ -1332,7 +1332,7 @@ def card_sums(position: Position, seat: int | None = None, *, known: Mapping[int
     (:func:`counts_tricks`; the bot does without these searches too)."""
     state = check_position(position).state
     if state.is_over:
-        raise StichError("the deal is over: no card is left to choose")
+        raise InvalidPositionError("the deal is over: no card is left to choose")
     seat = state.to_move + 1 if seat is None else cast(int, integral(seat))
     if not is_whole_number(seat) or not 1 <= seat <= state.seats:  # as every seat argument: no such seat
         raise InvalidSeatError(f"seat {seat!r} is not a seat of this {state.seats}-seat deal")

@@ -29,11 +29,11 @@ import traceback
 import weakref
 from contextlib import nullcontext
 from dataclasses import dataclass
-from typing import Any, Callable, Protocol
+from typing import Any, Callable, Protocol, SupportsIndex
 
 from .advice import card_sums
 from .cards import Card, CardIndex
-from .errors import SearchStopped, StichError, did_you_mean, is_whole_number
+from .errors import InvalidPositionError, SearchStopped, StichError, did_you_mean, is_whole_number
 from .games.base import Objective, Rules
 from .generate import DEFAULT_SEED
 from .limits import DEFAULT_SAMPLES, MAX_SAMPLES, PLAYS_FOR
@@ -49,12 +49,13 @@ from .workers import load_in_workers, local_workers, search_last
 
 class Bot(Protocol):
     """A player: ``choose`` returns a legal card for the position's seat to move (its pack index, as the bots here
-    return it, or a Card or a card token, as :meth:`Position.play` takes them)."""
+    return it, a numpy integer too, such as an argmax, or a Card or a card token, as :meth:`Position.play` takes
+    them)."""
 
     @property
     def name(self) -> str: ...
 
-    def choose(self, position: Position) -> int | str | Card: ...
+    def choose(self, position: Position) -> SupportsIndex | str | Card: ...
 
 
 def objective_for(rules: Rules, seat: int) -> Objective:
@@ -119,7 +120,7 @@ def _deal_key(position: Position) -> tuple:
 def _check_to_move(position: Position) -> PlayState:
     state = check_position(position).state
     if state.is_over:
-        raise StichError("the deal is over: no card is left to choose")
+        raise InvalidPositionError("the deal is over: no card is left to choose")
     return state
 
 

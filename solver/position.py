@@ -194,7 +194,7 @@ class Position:
 
         return diagram_html(self)
 
-    def play(self, card: int | str | Card) -> "Position":
+    def play(self, card: SupportsIndex | str | Card) -> "Position":
         """The position after the player to move plays ``card`` (a pack index, a Card or a card token), its
         ``played`` and its record's Play section kept in step with its state (so :meth:`to_tbn` saves the game as
         played); IllegalPlayError, with the rule broken, if the rules forbid the card."""
@@ -202,7 +202,7 @@ class Position:
         record = None if self.record is None else _record_playing(self.record, self.rules, state.history_cards()[-1])
         return replace(self, state=state, played=state.history_cards(), record=record)
 
-    def play_cards(self, cards: Iterable[int | str | Card] | str) -> "Position":
+    def play_cards(self, cards: Iterable[SupportsIndex | str | Card] | str) -> "Position":
         """The position after ``cards`` are played in turn (card tokens in one string, or any iterable of tokens,
         Cards or pack indices); an illegal one is IllegalPlayError naming its number in the list, the card and the
         rule it breaks."""

@@ -251,17 +251,21 @@ class PlayAnalysis:
     def __repr__(self) -> str:
         counts = ", ".join(f"{name} {sum(card.grade == name for card in self.cards)}" for name in GRADES[1:])
         title = get_game(self.game).declarer_title  # Kratzen's attacker
-        return (f"<PlayAnalysis {self.game} {self.contract}, {title} {self.declarer}: {len(self.cards)} cards "
-                f"graded by {self.measure}; {counts}>")
+        graded = (f"{len(self.cards)} cards graded by {self.measure}; {counts}" if self.cards
+                  else "no Play section, nothing to analyse")  # as print() says it, not "0 cards ... blunder 0"
+        return f"<PlayAnalysis {self.game} {self.contract}, {title} {self.declarer}: {graded}>"
 
     def __str__(self) -> str:
         """A line per card, as a reader of the game goes through it: the value before, the best and after, the cost
         and grade, and for a card that cost something the better cards and the bonuses it lost; then where the game
-        changed hands (:func:`game_change_lines`), as ``stich postmortem`` says it."""
+        changed hands (:func:`game_change_lines`), as ``stich postmortem`` says it; under the title, a record with no
+        Play section says :data:`NO_PLAY`, as the command and the notebook's view do, not the title alone."""
         game = get_game(self.game)
         what = totals_view(self.game, self.measure, self.declarer, self.declaring_side)
         lines = [f"{self.game} {game.contract_in_words(self.contract)}, {game.declarer_title} {self.declarer}: {what}"
                  f"{self.rules_note}"]
+        if not self.cards:
+            return "\n".join(lines + [NO_PLAY])
         document = self.as_dict()
         said = [line for line in (self.points_note, no_cost_line(document), settled_line(document)) if line]
         return "\n".join(lines + [str(card) for card in self.cards] + said + game_change_text(document))

@@ -9,7 +9,7 @@ returns a new state, so a search can keep any state it has seen.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Iterable, Sequence
+from typing import TYPE_CHECKING, Iterable, Sequence, SupportsIndex
 
 from .cards import Card, CardIndex, bits, union
 from .errors import IllegalPlayError, UnknownCardError, UnknownCardPlayError, integral, is_whole_number
@@ -101,7 +101,7 @@ class PlayState:
             return 0
         return self.rules.legal_cards(self)
 
-    def play(self, card: "int | str | Card") -> "PlayState":
+    def play(self, card: "SupportsIndex | str | Card") -> "PlayState":
         """The state after the player to move plays ``card`` (a pack index, a Card or a card token);
         IllegalPlayError if the rules forbid it, with the cards the seat may play (UnknownCardPlayError, an
         IllegalPlayError too, for a card that is not in the pack)."""

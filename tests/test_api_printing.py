@@ -818,8 +818,29 @@ def test_a_post_mortem_its_cards_and_players_print_and_render_stich_postmortem_s
     assert shown.rows[5][3] == "♥K" and shown.rows[0][7:9] == ["cost", "cost (points)"] \
         and "cost (points)" in printed
     assert str(scored.players[3]).endswith("cost (game units) 0  cost (points) 5")
-    assert solver.analyse_play(next(solver.read_positions(VALAT.parent / "kratzen.tbn")))._repr_html_() == (
-        "<p>the record has no Play section: nothing to analyse</p>")
+    unplayed = solver.analyse_play(next(solver.read_positions(VALAT.parent / "kratzen.tbn")))
+    assert unplayed._repr_html_() == "<p>the record has no Play section: nothing to analyse</p>"
+    assert str(unplayed) == ("Kratzen Trump S, attacker 1: each mover's own tricks\n"  # print() says it too
+                             "the record has no Play section: nothing to analyse")
+    assert repr(unplayed) == "<PlayAnalysis Kratzen Trump S, attacker 1: no Play section, nothing to analyse>"
+    at_start = solver.analyse_play(next(solver.read_positions(zwanzigerrufen)).at_start())
+    assert str(at_start).splitlines() == ["Zwanzigerrufen Normal T20, declarer 1: points of 1+2",
+                                          "the record has no Play section: nothing to analyse"]
+
+
+def test_a_whole_deal_s_post_mortem_reprs_and_prints_its_players_as_docs_api_md_shows_them():
+    """docs/api.md quotes the post-mortem of board 7 of ``examples/schafkopf.tbn`` (a Rufer played to its end, graded
+    by points): its one-line repr with the grades counted, and seat 2's row, each bonus named as ``stich check`` names
+    it. The quotes are that deal's, word for word."""
+    api_md = (VALAT.parents[1] / "docs" / "api.md").read_text(encoding="utf-8")
+    board_7 = list(solver.read_positions(VALAT.parent / "schafkopf.tbn"))[6]
+    analysis = solver.analyse_play(board_7)
+    shown = ("<PlayAnalysis Schafkopf Rufer G, declarer 1: 32 cards graded by points; inaccuracy 2, mistake 6, "
+             "blunder 2>")
+    assert repr(analysis) == shown and f"`{shown}`" in api_md
+    row = "seat 2  cards 8  inaccuracies 0  mistakes 1  blunders 1  cost (points) 10  bonuses lost Schneider against"
+    assert str(analysis.players[1]) == row and f"`{row}`" in api_md
+    assert str(analysis.players[2]).endswith("bonuses lost Schneider against (handed over)")
 
 
 def test_an_advice_row_and_a_seat_s_target_print_and_render_their_cells():

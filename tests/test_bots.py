@@ -224,6 +224,28 @@ def test_the_built_in_bots_choices_and_estimates_print_as_cards():
         assert isinstance(chosen, int) and repr(chosen) == position.pack[chosen].name
 
 
+@pytest.mark.parametrize("game, contract", [("zwanzigerrufen", "Solo"), ("schafkopf", "Solo E"),
+                                            ("kratzen", "Trump E")])
+def test_a_finished_deal_asked_for_a_card_is_an_invalid_position_saying_the_deal_is_over(game, contract):
+    """A deal played to its end has no seat to move: a bot's ``choose`` and card advice refuse it as the position it
+    is (``InvalidPositionError``, a ``StichError``), and ``Position.play`` refuses the card (``IllegalPlayError``),
+    each saying why, in every game, not an IndexError from an empty hand."""
+    from solver.advice import card_advice
+    from solver.errors import IllegalPlayError, InvalidPositionError
+
+    position = position_from_record(random_record(game, 7, 1, contract=contract, declarer=1))
+    while position.to_move is not None:
+        position = position.play(min(position.legal_cards()))
+    assert position.state.is_over and position.legal_cards() == position.pack.card_set([])
+    for bot in (RandomBot(seed=1), CheaterBot(), SamplingBot(samples=2, seed=1)):
+        with pytest.raises(InvalidPositionError, match=r"^the deal is over: no card is left to choose$"):
+            bot.choose(position)
+    with pytest.raises(InvalidPositionError, match=r"^the deal is over: no card is left to choose$"):
+        card_advice(position, samples=2, workers=1)
+    with pytest.raises(IllegalPlayError, match=r"^the deal is over: no card can be played$"):
+        position.play(0)
+
+
 def test_a_bot_that_returns_no_card_is_told_what_choose_returns():
     """A bot that returns its legal cards whole, None or a number that is no index is told that it returned no card
     and what ``choose`` returns, naming the value once (a long one by its type alone), not as a card that "is not

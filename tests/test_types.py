@@ -196,3 +196,42 @@ assert type(values).__name__ == "CardDict" and isinstance(values, dict)
 '''
     assert_strict_client_type_checks(tmp_path, source)
     exec(compile(source, "client.py", "exec"), {})  # and it runs
+
+
+NUMPY_CARDS = '''"""A bot author's script: a card chosen by numpy's argmax, a numpy integer, as play takes it."""
+import numpy as np
+import solver
+from solver import Position
+from solver.bots import Bot, make_bot
+from solver.match import play_match
+
+
+class HighestIndex:
+    """Plays the legal card of the highest pack index, picked by argmax."""
+
+    name = "highest"
+
+    def choose(self, position: Position) -> np.intp:
+        legal = np.array([card.index for card in position.legal_cards()])
+        return np.intp(legal[np.argmax(legal)])
+
+
+position = solver.make_position("kratzen", "1: EO E9 SU SZ / GA HA HU S7 / EK G8 HO SK", "Trump E")
+after = position.play(HighestIndex().choose(position)).play(np.int64(32)).state.play(np.int32(26))
+bots: list[Bot] = [HighestIndex(), make_bot("random"), make_bot("random"), make_bot("random")]
+print(" ".join(position.pack[card].name for card in after.history_cards()),
+      play_match("schafkopf", bots, boards=1, seed=1, workers=1).bots["highest"].count)
+'''
+
+
+def test_a_card_to_play_is_typed_as_the_numpy_index_play_takes(tmp_path):
+    """docs/api.md: ``position.play(np.int64(5))``, a bot's argmax, plays that card; ``Position.play``, ``play_cards``,
+    ``PlayState.play`` and ``Bot.choose``'s answer are typed ``SupportsIndex | str | Card``, so that mypy --strict
+    takes the bot that runs (``int`` would refuse it), and the script runs to its end."""
+    pytest.importorskip("numpy")
+    assert_strict_client_type_checks(tmp_path, NUMPY_CARDS)
+    (tmp_path / "client.py").write_text(NUMPY_CARDS)
+    result = subprocess.run([sys.executable, str(tmp_path / "client.py")], cwd=tmp_path, capture_output=True,
+                            text=True, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == "SZ S7 SK 1\n"  # the trick SZ (29), S7 (32), SK (26); the match's one board
