@@ -441,6 +441,43 @@ def test_rufer_game_schneider_and_schwarz_thresholds(points, tricks, winners, ex
     assert total_payments(found, 4) == tuple(value if seat in winners else -value for seat in range(1, 5))
 
 
+#: A Rufer G of seat 1 (GA seat 3) played to the end, the declarers held to 26 points in 3 tricks: no Laufende (EO seat
+#: 1, GO seat 4), so the defenders win v = 1 + 1 (their Schneider).
+RUFER_LOST_SCHNEIDER_DEAL = ("1: EO HU HA G9 EA S9 E8 G8 / GU SU HK H8 E9 EK GZ SA / HO SO EU GA GK H9 EZ SZ / "
+                             "GO H7 HZ E7 G7 SK S8 S7")
+RUFER_LOST_SCHNEIDER_PLAY = ("HU GU SO H7 / SZ S8 S9 SA / HK HO GO HA / SK EA GZ EZ / S7 E8 EK H9 / EU HZ EO H8 / "
+                             "G8 SU GA G7 / E9 GK E7 G9")
+
+
+def test_defenders_schneider_is_named_as_check_names_it(tmp_path):
+    """RULES.md 2.5: a Rufer lost with 26 points (30 or less) pays the defenders Game 1 + Schneider 1, each seat 2;
+    ``stich score`` names their Schneider ``Schneider against``, as ``stich check``'s row and the post-mortem do,
+    while the JSON keeps the item's name ``schneider`` and says ``against``."""
+    path = tmp_path / "lost.tbn"
+    path.write_text(record_text("Schafkopf", RUFER_LOST_SCHNEIDER_DEAL, "Rufer G", RUFER_LOST_SCHNEIDER_PLAY))
+    settlement = score_deal(next(solver.read_positions(str(path))))
+    assert [(item.name, item.winners, item.value, item.against) for item in settlement.items] == [
+        ("game", (2, 4), 1, False), ("schneider", (2, 4), 1, True)]
+    assert settlement.payments == (-2, 2, -2, 2)
+    assert str(settlement.items[1]).startswith("Schneider against  to 2+4  from 1+3  base 1")
+    text = runner.invoke(APP, ["score", str(path)])
+    assert text.exit_code == 0 and "│ Schneider against │ 2+4 │ 1+3  │" in text.stdout
+    document = json.loads(runner.invoke(APP, ["score", str(path), "--json"]).stdout)
+    assert [(item["name"], item["against"]) for item in document["items"]] == [("game", False), ("schneider", True)]
+
+
+@pytest.mark.parametrize("points, tricks, against", [
+    (120, 8, False), (95, 7, False), (30, 1, True), (0, 0, True)])
+def test_schneider_and_schwarz_of_the_defenders_are_against(points, tricks, against):
+    """The Schneider or Schwarz paid to the defenders is theirs (``against``, named ``Schneider against`` /
+    ``Schwarz against``); the declarers' is not."""
+    rules = solver.make_position("Schafkopf", RUFER_DEAL, "Rufer G").rules
+    bonus = score_items(rules, (points, tricks))[0][1]
+    assert bonus.against is against
+    title = get_game("Schafkopf").sided_item_title(bonus.name, bonus.against)
+    assert title == bonus.name.capitalize() + (" against" if against else "")
+
+
 @pytest.mark.parametrize("deal, contract, expected", [
     (RUFER_RUN_DEAL, "Rufer G", (3, {0, 2})),  # across both partners
     (RUFER_DEAL, "Rufer G", (0, {0, 2})),  # EO GO: two are not Laufende in a Rufer
