@@ -610,7 +610,7 @@ def _analyse_card(engine: EngineSolver, state: PlayState, card: int, number: int
 
 def lost_text(lost: Sequence[str], handed: Sequence[str], game: str = "") -> str:
     """The bonuses a card (or a player) lost, for people, by the names players use (``Game.lost_bonus_title``:
-    ``Schneider`` for ``schneider_against``, as ``stich score`` names the item; the objective's own name where
+    ``Schneider against`` for ``schneider_against``, as ``stich score`` names the item; the objective's own name where
     ``game`` is not given): a bonus handed to the opponents says so, since the mover's own side had no claim to it
     (read bare, "Pagat Ultimo" looked like the mover's own Pagat), and so says whose it was; a pair lost together
     is named so. The JSON keeps the objectives' names."""

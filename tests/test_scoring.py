@@ -441,6 +441,79 @@ def test_rufer_game_schneider_and_schwarz_thresholds(points, tricks, winners, ex
     assert total_payments(found, 4) == tuple(value if seat in winners else -value for seat in range(1, 5))
 
 
+#: A Rufer G of seat 1 (GA seat 3) played to the end, the declarers held to 26 points in 3 tricks: no Laufende (EO seat
+#: 1, GO seat 4), so the defenders win v = 1 + 1 (their Schneider).
+RUFER_LOST_SCHNEIDER_DEAL = ("1: EO HU HA G9 EA S9 E8 G8 / GU SU HK H8 E9 EK GZ SA / HO SO EU GA GK H9 EZ SZ / "
+                             "GO H7 HZ E7 G7 SK S8 S7")
+RUFER_LOST_SCHNEIDER_PLAY = ("HU GU SO H7 / SZ S8 S9 SA / HK HO GO HA / SK EA GZ EZ / S7 E8 EK H9 / EU HZ EO H8 / "
+                             "G8 SU GA G7 / E9 GK E7 G9")
+
+
+def test_defenders_schneider_is_named_as_check_names_it(tmp_path):
+    """RULES.md 2.5: a Rufer lost with 26 points (30 or less) pays the defenders Game 1 + Schneider 1, each seat 2;
+    ``stich score`` names their Schneider ``Schneider against``, as ``stich check``'s row and the post-mortem do,
+    while the JSON keeps the item's name ``schneider`` and says ``against``."""
+    path = tmp_path / "lost.tbn"
+    path.write_text(record_text("Schafkopf", RUFER_LOST_SCHNEIDER_DEAL, "Rufer G", RUFER_LOST_SCHNEIDER_PLAY))
+    settlement = score_deal(next(solver.read_positions(str(path))))
+    assert [(item.name, item.winners, item.value, item.against) for item in settlement.items] == [
+        ("game", (2, 4), 1, False), ("schneider", (2, 4), 1, True)]
+    assert settlement.payments == (-2, 2, -2, 2)
+    assert str(settlement.items[1]).startswith("Schneider against  to 2+4  from 1+3  base 1")
+    text = runner.invoke(APP, ["score", str(path)])
+    assert text.exit_code == 0 and "│ Schneider against │ 2+4 │ 1+3  │" in text.stdout
+    document = json.loads(runner.invoke(APP, ["score", str(path), "--json"]).stdout)
+    assert [(item["name"], item["against"]) for item in document["items"]] == [("game", False), ("schneider", True)]
+
+
+#: Schafkopf records played to the end (and one ending), each settled by hand from RULES.md 2.5.
+MONEY_RECORDS = Path(__file__).parent / "data" / "schafkopf_money.tbn"
+
+
+@pytest.mark.parametrize("board, items, payments", [
+    # Rufer G, 108 points in 7 tricks; EO GO (seat 1) HO SO EU (seat 3), GU seat 2: L = 5; v = 1 + 1 + 5
+    ("1", {"game": 1, "schneider": 1, "laufende": 5}, (7, -7, 7, -7)),
+    # Rufer G, 60:60 goes to the defenders; EO seat 1, GO seat 4: no Laufende; v = 1
+    ("2", {"game": 1}, (-1, 1, -1, 1)),
+    # Wenz with EU GU HU SU, 92 points: L = 4; v = 5 + 1 + 4, the declarer 3v
+    ("3", {"game": 5, "schneider": 1, "laufende": 4}, (30, -10, -10, -10)),
+    # Solo Tout E, every trick; EO GO HO SO EU GU with seat 1, HU seat 2: L = 6; v = 10 + 2 x 6, no S
+    ("4", {"game": 10, "laufende": 12}, (66, -22, -22, -22)),
+    # Rufer E, seat 2 runs away with EA (E9 led from EA EZ EK E9); 67 points; HO with seat 3 ends the run at 2
+    ("5", {"game": 1}, (1, 1, -1, -1)),
+    # Rufer G, the declarers held to 26 points: the defenders' Game and Schneider; v = 1 + 1
+    ("6", {"game": 1, "schneider": 1}, (-2, 2, -2, 2)),
+])
+def test_club_records_settle_as_worked_by_hand(board, items, payments):
+    """A club player's records (Rufer won Schneider, lost 60:60, Wenz with 4 Laufende, Solo Tout, a called ace run
+    away with, a Rufer lost Schneider): each item's value and every seat's payment as RULES.md 2.5 gives them."""
+    position = next(p for p in solver.read_positions(str(MONEY_RECORDS)) if p.record.get("Board") == board)
+    settlement = score_deal(position)
+    assert {item.name: item.value for item in settlement.items} == items
+    assert settlement.payments == payments
+
+
+def test_club_ending_settles_double_dummy_as_worked_by_hand():
+    """Board 7, a Wenz with the four Unters stopped after four tricks: double dummy the declarer ends with 99
+    points, so v = 5 + 1 (Schneider) + 4 (Laufende) = 10, the declarer +30 and each defender -10."""
+    position = next(p for p in solver.read_positions(str(MONEY_RECORDS)) if p.record.get("Board") == "7")
+    settled = dd_settlement(position)
+    assert {item.name: item.value for item in settled.items} == {"game": 5, "schneider": 1, "laufende": 4}
+    assert settled.payments == (30, -10, -10, -10)
+
+
+@pytest.mark.parametrize("points, tricks, against", [
+    (120, 8, False), (95, 7, False), (30, 1, True), (0, 0, True)])
+def test_schneider_and_schwarz_of_the_defenders_are_against(points, tricks, against):
+    """The Schneider or Schwarz paid to the defenders is theirs (``against``, named ``Schneider against`` /
+    ``Schwarz against``); the declarers' is not."""
+    rules = solver.make_position("Schafkopf", RUFER_DEAL, "Rufer G").rules
+    bonus = score_items(rules, (points, tricks))[0][1]
+    assert bonus.against is against
+    title = get_game("Schafkopf").sided_item_title(bonus.name, bonus.against)
+    assert title == bonus.name.capitalize() + (" against" if against else "")
+
+
 @pytest.mark.parametrize("deal, contract, expected", [
     (RUFER_RUN_DEAL, "Rufer G", (3, {0, 2})),  # across both partners
     (RUFER_DEAL, "Rufer G", (0, {0, 2})),  # EO GO: two are not Laufende in a Rufer

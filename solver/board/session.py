@@ -877,8 +877,8 @@ def curve_document(analysis: Any) -> dict[str, Any]:
     counted apart), the note's words for the coloured dots; ``points_note``, graded by card points that the
     contract's score does not count (a Tout, a Sie: :attr:`~solver.postmortem.PlayAnalysis.points_note`), the
     line the note ends with, else null. Each card's ``bonus_titles`` names its ``bonuses_lost`` as players do
-    (``Game.lost_bonus_title``: ``Schneider`` for ``schneider_against``), as ``stich postmortem`` prints them; the
-    names themselves stay the identifiers."""
+    (``Game.lost_bonus_title``: ``Schneider against`` for ``schneider_against``), as ``stich postmortem`` prints
+    them; the names themselves stay the identifiers."""
     from ..postmortem import lost_value_line, settled_after_document  # loaded with its analysis
 
     line = analysis.game_line

@@ -263,11 +263,13 @@ def score_items(rules: Rules, outcome: tuple[int, int] | None) -> tuple[list[Sco
             # to the side that took every trick: the winner in a whole deal (120 points), not always in an ending
             took_all = declarers if tricks else defenders
             items.append(two_sided("schwarz", seats, took_all, 2, 1, False,
-                                   f"{rules.describe_side(took_all)} took every trick"))
+                                   f"{rules.describe_side(took_all)} took every trick",
+                                   against=took_all == defenders))
         elif points >= 91 or points <= 30:
             items.append(two_sided("schneider", seats, winner, 1, 1, False,
                                    f"{who} took {points} points "
-                                   + ("(91 or more)" if points >= 91 else "(30 or less)")))
+                                   + ("(91 or more)" if points >= 91 else "(30 or less)"),
+                                   against=winner == defenders))
     if run:
         per_run = 2 if tout else 1
         items.append(two_sided("laufende", seats, winner, per_run * run, 1, False,
@@ -399,6 +401,14 @@ class Schafkopf(Game):
     def item_title(cls, name: str) -> str:
         """The players' names of the score items (RULES.md 2.5): Game, Schneider, Schwarz, Laufende."""
         return ITEM_TITLES.get(name, name)
+
+    @classmethod
+    def sided_item_title(cls, name: str, against: bool) -> str:
+        """The defenders' Schneider and Schwarz as ``stich check``'s rows name them (``Schneider against``), so that
+        ``score`` and ``check`` call one bonus alike; the rest by :meth:`item_title`."""
+        if against and f"{name}_against" in cls.objectives:
+            return cls.row_title(f"{name}_against")
+        return cls.item_title(name)
 
     @classmethod
     def dealt_bonuses(cls, rules: Rules, state: PlayState, inputs: object = None) -> tuple[DealtBonus, ...]:
