@@ -496,13 +496,13 @@ def test_an_objective_the_deal_decides_says_where_its_answer_is():
     """RULES.md 1.6: Trull and 4 Kings come from the dealt hands and need no search. ``solve -o trull`` says that the
     cards decide it and that check lists it (Schafkopf's Laufende alike), not "'trull' is no game's objective" as of a
     misspelling, to a player asking whether the Trull can be had, quoting the name as given. Still a usage error; a
-    misspelt one (Laufend, 4 King) is offered as the meant name."""
+    misspelt one (Laufend, 4 King) is offered as the meant bonus, in the form written (a title, a name)."""
     for name, game in (("trull", "Zwanzigerrufen"), ("four_kings", "Zwanzigerrufen"), ("4 Kings", "Zwanzigerrufen"),
                        ("Laufende", "Schafkopf")):
         said = " ".join(run("solve", EXAMPLES / "zwanzigerrufen.tbn", "-b", "4", "-o", name, code=2).stderr.split())
         assert f"'{name}' is decided by the cards ({game}: who holds them), not by a search" in said, said
         assert "stich check lists it" in said and "no game's objective" not in said
-    for name, meant in (("Laufend", "laufende"), ("4 King", "four_kings"), ("trul", "trull")):
+    for name, meant in (("Laufend", "Laufende"), ("4 King", "4 Kings"), ("trul", "trull")):
         said = " ".join(run("solve", EXAMPLES / "schafkopf.tbn", "-o", name, code=2).stderr.split())
         assert f"'{name}' is no game's objective; did you mean '{meant}'? (the objectives:" in said, said
     checked = {d["bonus"]: d for d in documents("check", EXAMPLES / "zwanzigerrufen.tbn", "-b", "4")[0][
