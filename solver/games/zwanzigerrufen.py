@@ -808,7 +808,9 @@ class Zwanzigerrufen(Game):
             return Contract(cls.name, "suitsolo", text="SuitSolo")
         if kind == "suit" and len(words) == 2 and words[1].lower() == "solo":
             return Contract(cls.name, "suitsolo", text="SuitSolo")
-        close = did_you_mean(words[0], ("Normal", "Solo", "SuitSolo"))
+        # the other words read for each contract ("Rufr": 'Normal'), naming the contract
+        close = did_you_mean(words[0], {"Normal": "Normal", "Rufer": "Normal", "Call": "Normal", "Solo": "Solo",
+                                        "Schwarzer": "Solo", "SuitSolo": "SuitSolo", "Farbensolo": "SuitSolo"})
         raise InvalidContractError(f"unknown Zwanzigerrufen contract {quoted(text)}{close} "
                                    f"(expected {cls.contract_help})")
 
