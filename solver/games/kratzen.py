@@ -10,7 +10,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from ..deal import Deal
-from ..errors import InvalidContractError, InvalidSeatContractError, did_you_mean, quoted
+from ..errors import ContractFormError, InvalidContractError, InvalidSeatContractError, did_you_mean, quoted
 from ..state import PlayState
 from ..variant import Flag, Variant
 from .tables import Level, RuleTables
@@ -281,7 +281,7 @@ class Kratzen(Game):
             first = german_suit_of_word(PACK, words[0])
             bavarian = " ".join(("Trump", first or "E|G|H|S", *words[2:]))
             close = f"; did you mean {quoted(bavarian)}?" if not first or reads_contract(cls, bavarian) else ""
-        return InvalidContractError(f"unknown Kratzen contract {quoted(text)}{close} (expected {cls.contract_help})")
+        return ContractFormError(f"unknown Kratzen contract {quoted(text)}{close} (expected {cls.contract_help})")
 
     @classmethod
     def read_contract(cls, text: str) -> Contract:
@@ -297,7 +297,8 @@ class Kratzen(Game):
             raise german_suit_word_error(cls, text, words[1], lambda suit: " ".join(("Trump", suit, *words[2:])))
         suit = PACK[index].suit
         modifier = None
-        require(len(words) <= 4, f"contract {quoted(text)}: expected {cls.contract_help}")
+        if len(words) > 4:
+            raise ContractFormError(f"contract {quoted(text)}: expected {cls.contract_help}")
         if len(words) > 2:  # one word or two: RULES.md writes Seven-Muss, which parse_words splits
             written = " ".join(words[2:])
             modifier = _MODIFIERS.get(written.replace(" ", "").lower())
