@@ -1782,7 +1782,7 @@ def test_bench_completed_removes_the_partial_run_an_interrupt_left_beside_its_ou
     assert beside.read_text() == kept
     result = runner.invoke(app, command)
     assert result.exit_code == 0 and not beside.exists() and "partial" not in json.loads(baseline.read_text())
-    assert (f"stich: bench: {beside}: holds the lines a run stopped by the interrupt finished, removed (each "
+    assert (f"stich: bench: {beside}: removed, it held the lines a run stopped by the interrupt finished (each "
             "measured again by this run)") in " ".join(result.stderr.split())
 
 
@@ -1830,7 +1830,7 @@ def test_bench_reads_a_partial_run_beside_its_out_up_to_the_size_compare_reads(t
     beside.write_text(json.dumps(partial) + " " * (17 << 20))
     result = runner.invoke(app, command)
     assert result.exit_code == 0 and not beside.exists()
-    assert ("run.partial.json: holds the lines a run stopped by the interrupt finished, removed (each measured"
+    assert ("run.partial.json: removed, it held the lines a run stopped by the interrupt finished (each measured"
             in " ".join(result.stderr.split()))
     beside.write_text(json.dumps(partial))
     monkeypatch.setattr("solver.cli.bench.MAX_SAVED_RUN_BYTES", beside.stat().st_size - 1)
