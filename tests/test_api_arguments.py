@@ -653,7 +653,8 @@ def test_solo_tout_may_be_two_words():
     (solver.Kratzen, "Trumpf", None),  # another spelling the game reads
     # a suit named in words is offered by its letter, the suit first as the suit after
     (solver.Kratzen, "Trumpp Herz Muss", "did you mean 'Trump H Muss'?"),
-    (solver.Kratzen, "Rufr Herz", "did you mean 'Trump H'?"), (solver.Kratzen, "Herz Trumpp", "did you mean 'Trump H'?"),
+    (solver.Kratzen, "Rufr Herz", "did you mean 'Trump H'?"),
+    (solver.Kratzen, "Herz Trumpp", "did you mean 'Trump H'?"),
     (solver.Kratzen, "Blau Trump", "did you mean 'Trump E|G|H|S'?"),  # no suit: the form, the suit after Trump
     (solver.Kratzen, "Blau Trump Muss", "did you mean 'Trump E|G|H|S Muss'?"),
     # the other words a contract is read by ("Rufer" is a Normal, "Schwarzer" a Solo) are matched, naming it
