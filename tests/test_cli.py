@@ -2195,7 +2195,12 @@ def test_score_json_of_kratzen_with_a_pot(tmp_path):
     # the text output shows the double-dummy payments with the pot's column
     text = run("score", path, "--dd").stdout
     assert "Payments (double dummy)" in text and text.count("pot") >= 3
-    assert text.splitlines()[1] == "pot: 12 chips"  # as show and solve say it
+    assert text.splitlines()[1] == "pot: 12 chips, each trick pays 3"  # as show and solve say it
+    # a finished Muss says so, as an unfinished one does: the contract's title names the Muss, this what it means
+    muss = path.read_text(encoding="utf-8").replace('"Trump H"', '"Trump H Muss"')
+    path.write_text(muss, encoding="utf-8")
+    assert run("score", path).stdout.splitlines()[:2] == [
+        f"board 1 ({path}:1) - Kratzen Trump H Muss, attacker 1", "pot: 12 chips, a Muss: tricks pay nothing"]
 
 
 def test_score_dd_text_of_unfinished_kratzen_deals():
