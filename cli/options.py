@@ -101,8 +101,20 @@ def _title_words(value: str) -> str:
 @functools.cache
 def _objective_titles() -> dict[str, str]:
     """Each objective's and dealt bonus's row title (:func:`_title_words`) with its name."""
-    return {_title_words(game.row_title(name)): name for game in GAMES
+    return {_title_words(title): name for name, title in _row_titles().items()}
+
+
+@functools.cache
+def _row_titles() -> dict[str, str]:
+    """Each objective's and dealt bonus's name with its row title as the tables print it (``4 Kings``)."""
+    return {name: game.row_title(name) for game in reversed(GAMES)
             for name in (*game.objectives, *game.dealt_bonus_names)}
+
+
+def _written_as_title(value: str) -> bool:
+    """Whether ``value`` is written as a row title (``Pagat Ultimo beatn``, ``Valt``, ``4 King``) rather than as a
+    name (``pagat_beatn``, ``valt``): words apart or a capital, and no underscore."""
+    return "_" not in value and (len(value.split()) > 1 or value != value.lower())
 
 
 def objectives_among(values: Sequence[str] | str | None, known: Sequence[str]) -> Sequence[str] | str | None:
@@ -127,6 +139,8 @@ def objectives_among(values: Sequence[str] | str | None, known: Sequence[str]) -
             meant = {**{name: name for name in named},
                      **{title: name for title, name in _objective_titles().items()
                         if name in named and title.count("_") == words.count("_")}}
+            if _written_as_title(value):  # offered as typed: a title for a title, a name for a name
+                meant = {key: _row_titles().get(name, name) for key, name in meant.items()}
             raise typer.BadParameter(f"{value!r} is no game's objective{objective_meant(words, meant)} (the "
                                      f"objectives: {', '.join(known)})")
     return values

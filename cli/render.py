@@ -987,3 +987,4 @@ def render_table(document: Document, console: Console) -> None:
     if settled:
         pot = document.get("pot")
         console.print(Text(settlement_legend(document["game"], pot), style="dim"))
+    print_notes(document.get("notes", ()), console, style="dim")

@@ -85,11 +85,11 @@ def render_score(document: Document, console: Console) -> None:
     console.print(record_title(document))
     pot = document["pot"] if "items" in document else (document.get("dd") or {}).get("pot")
     if pot is not None:  # as show and solve write it over the diagram (an unfinished deal's said none)
-        # an unfinished deal's header says what the pot pays, in the diagram's words (a pot of 0 settles every seat
-        # at 0, said once on stderr with the way to give one)
+        # what the pot pays, in the diagram's words, finished or not (a Muss pays no trick: the title's contract
+        # names the Muss, this says what it means; a pot of 0 settles every seat at 0, said once on stderr with the
+        # way to give one)
         game = get_game(document["game"])
-        pays = f", {game.pot_words(game.parse_contract(document['contract']), pot)}" if "items" not in document else ""
-        console.print(f"pot: {plural(pot, 'chip')}{pays}")
+        console.print(f"pot: {plural(pot, 'chip')}, {game.pot_words(game.parse_contract(document['contract']), pot)}")
     if "items" not in document:
         console.print(Text("the play is not complete: no score yet", style="dim"))
     else:

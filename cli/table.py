@@ -39,8 +39,7 @@ def _table_document(position: Position, settlement: bool, engine: EngineSolver |
                                 time_limit=time_limit, settlement_engine=settlement_engine)
     if reason is not None:  # counted once tabled: a record refused (an ending) is not
         notes.add(position, f"no settlement column: {reason}")
-    if document["pot"] == 0:  # None: no settlement column
-        notes.add_pot_zero(position, "contract")
+    notes.add_if_pot_zero(position, document.get("notes", ()), "contract")  # none without the settlement column
     return document
 
 

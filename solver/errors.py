@@ -246,6 +246,12 @@ class InvalidContractError(StichError):
         self.about = about
 
 
+class ContractFormError(InvalidContractError):
+    """A contract text of no form the game reads, its message saying the form expected (``unknown Schafkopf
+    contract 'Sollo' ... (expected Rufer E|G|S, ...)``): a record's reader points at the tag without adding the
+    form a second time, which it adds to every other refusal of the contract."""
+
+
 class ForeignObjective(InvalidContractError):
     """An objective of another game than the position's (``-o schneider`` on a Zwanzigerrufen record): the same for
     every contract of ``game``, so a command reading records says it once a game as ``bare``, which offers the game's

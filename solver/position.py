@@ -18,7 +18,7 @@ from .announcements import (Announcement, AnnouncementSeatError, AnnouncementSyn
                             pagat_announcement, parse_announcements)
 from .cards import Card, CardSet, Pack, card_items, trick_number_note
 from .deal import MAX_SEATS, MIN_SEATS, Deal, small_number
-from .errors import (shown_name, visible, CommandVariantError, FlagGivenTwiceError, IllegalPlayError,
+from .errors import (shown_name, visible, CommandVariantError, ContractFormError, FlagGivenTwiceError, IllegalPlayError,
                      InvalidContractError, InvalidDealError, InvalidPositionError, InvalidSeatContractError,
                      InvalidSeatPositionError, ParseError, StichError, UnknownCardError, VariantError, close_matches,
                      did_you_mean, integral, is_whole_number, quoted)
@@ -734,7 +734,7 @@ def position_from_record(record: Record, *, variant: Mapping[str, object] | str 
             said = str(error)
             token = None if quoted(tag.value) in said or not tag.value.strip() else tag.value
             raise _error(record, said, tag.value_line, tag.value_column, token,
-                         None if "expected" in said else expected) from None
+                         None if isinstance(error, ContractFormError) else expected) from None
 
     contract_tag = _required(record, "Contract")
     contract = tag_value("Contract", lambda t: game.parse_contract(t.value), game.contract_help)

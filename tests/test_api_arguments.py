@@ -651,6 +651,15 @@ def test_solo_tout_may_be_two_words():
     (solver.Kratzen, "Trumpp", None),  # no suit given: 'Trump' alone does not read, the expected form says it
     (solver.Schafkopf, "Solo H X", None), (solver.Kratzen, "Trump", None),  # spelt right: no suggestion
     (solver.Kratzen, "Trumpf", None),  # another spelling the game reads
+    # a suit named in words is offered by its letter, the suit first as the suit after
+    (solver.Kratzen, "Trumpp Herz Muss", "did you mean 'Trump H Muss'?"),
+    (solver.Kratzen, "Rufr Herz", "did you mean 'Trump H'?"),
+    (solver.Kratzen, "Herz Trumpp", "did you mean 'Trump H'?"),
+    (solver.Kratzen, "Blau Trump", "did you mean 'Trump E|G|H|S'?"),  # no suit: the form, the suit after Trump
+    (solver.Kratzen, "Blau Trump Muss", "did you mean 'Trump E|G|H|S Muss'?"),
+    # the other words a contract is read by ("Rufer" is a Normal, "Schwarzer" a Solo) are matched, naming it
+    (solver.Zwanzigerrufen, "Rufr Herz", "did you mean 'Normal'?"),
+    (solver.Zwanzigerrufen, "Schwarzr", "did you mean 'Solo'?"),
 ])
 def test_a_misspelt_contract_gets_a_suggestion(game, text, close):
     with pytest.raises(InvalidContractError) as refused:

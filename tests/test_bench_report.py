@@ -176,8 +176,8 @@ def test_a_completed_run_removes_the_partial_files_a_stopped_one_left_beside_its
                  str(results)]
     assert report.main(arguments) == 0
     said = capsys.readouterr().err.splitlines()
-    assert said[2:] == [f"report.py: {tmp_path / name}: holds the lines a run stopped by the interrupt finished, "
-                        "removed (each measured again by this run)" for name in ("results.partial.json",
+    assert said[2:] == [f"report.py: {tmp_path / name}: removed, it held the lines a run stopped by the interrupt "
+                        "finished (each measured again by this run)" for name in ("results.partial.json",
                                                                                  "README.partial.md")]
     assert sorted(path.name for path in tmp_path.iterdir()) == ["README.md", "results.json"]
     (tmp_path / "README.partial.md").write_text("my own notes\n", encoding="utf-8")

@@ -32,7 +32,7 @@ import solver.search.engine
 from example_records import board, reference
 from stopping_helpers import ctrl_c_on_a_terminal, read_pty, signals_as_a_shell_gives_them
 from solver.cli.main import COMMANDS, app
-from solver.games.outcome import POT_ZERO_LINES_NOTE, POT_ZERO_SCORE_NOTE
+from solver.games.outcome import POT_ZERO_LINES_GIVEN_NOTE, POT_ZERO_LINES_NOTE, POT_ZERO_SCORE_NOTE
 from solver.scoring import ENDING_NOTE
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -496,13 +496,13 @@ def test_an_objective_the_deal_decides_says_where_its_answer_is():
     """RULES.md 1.6: Trull and 4 Kings come from the dealt hands and need no search. ``solve -o trull`` says that the
     cards decide it and that check lists it (Schafkopf's Laufende alike), not "'trull' is no game's objective" as of a
     misspelling, to a player asking whether the Trull can be had, quoting the name as given. Still a usage error; a
-    misspelt one (Laufend, 4 King) is offered as the meant name."""
+    misspelt one (Laufend, 4 King) is offered as the meant bonus, in the form written (a title, a name)."""
     for name, game in (("trull", "Zwanzigerrufen"), ("four_kings", "Zwanzigerrufen"), ("4 Kings", "Zwanzigerrufen"),
                        ("Laufende", "Schafkopf")):
         said = " ".join(run("solve", EXAMPLES / "zwanzigerrufen.tbn", "-b", "4", "-o", name, code=2).stderr.split())
         assert f"'{name}' is decided by the cards ({game}: who holds them), not by a search" in said, said
         assert "stich check lists it" in said and "no game's objective" not in said
-    for name, meant in (("Laufend", "laufende"), ("4 King", "four_kings"), ("trul", "trull")):
+    for name, meant in (("Laufend", "Laufende"), ("4 King", "4 Kings"), ("trul", "trull")):
         said = " ".join(run("solve", EXAMPLES / "schafkopf.tbn", "-o", name, code=2).stderr.split())
         assert f"'{name}' is no game's objective; did you mean '{meant}'? (the objectives:" in said, said
     checked = {d["bonus"]: d for d in documents("check", EXAMPLES / "zwanzigerrufen.tbn", "-b", "4")[0][
@@ -1349,12 +1349,18 @@ def test_table_refuses_a_pot_beside_no_settlement():
 
 def test_table_names_the_pot_its_settlement_column_is_paid_from():
     """The table's settlement column depends on the pot, so its JSON says which (as score's and analyse's do), and a pot
-    of 0 that settles every contract at 0 gets the note solve and score give (said on stderr, once)."""
+    of 0 that settles every contract at 0 gets the note solve and score give: in the JSON's notes (the JSON had none,
+    and --json leaves the line on stderr out), in the text once on stderr."""
     (paid,) = documents("table", EXAMPLES / "kratzen.tbn", "-b", "2", "--pot", "40")
     (plain,) = documents("table", EXAMPLES / "kratzen.tbn", "-b", "2")
     (unsettled,) = documents("table", EXAMPLES / "kratzen.tbn", "-b", "2", "--no-settlement")
     (schafkopf,) = documents("table", EXAMPLES / "schafkopf.tbn", "-b", "7")
+    (given,) = documents("table", EXAMPLES / "kratzen.tbn", "-b", "2", "--pot", "0")
     assert (paid["pot"], plain["pot"], unsettled["pot"], schafkopf["pot"]) == (40, 0, None, None)
+    assert plain["notes"] == [POT_ZERO_LINES_NOTE] and given["notes"] == [POT_ZERO_LINES_GIVEN_NOTE]
+    assert not {"notes"} & (paid.keys() | unsettled.keys() | schafkopf.keys())  # absent when nothing, as solve's
+    (solved,) = documents("solve", EXAMPLES / "kratzen.tbn", "-b", "2")
+    assert solved["notes"] == plain["notes"]  # the same note as solve's score
     text = " ".join(run("table", EXAMPLES / "kratzen.tbn", "-b", "2", "--pot", "40").stdout.split())
     assert "settlement: the attacker's double-dummy payment, with a pot of 40 chips" in text
     assert "note: pot 0" not in text
@@ -1782,7 +1788,7 @@ def test_bench_completed_removes_the_partial_run_an_interrupt_left_beside_its_ou
     assert beside.read_text() == kept
     result = runner.invoke(app, command)
     assert result.exit_code == 0 and not beside.exists() and "partial" not in json.loads(baseline.read_text())
-    assert (f"stich: bench: {beside}: holds the lines a run stopped by the interrupt finished, removed (each "
+    assert (f"stich: bench: {beside}: removed, it held the lines a run stopped by the interrupt finished (each "
             "measured again by this run)") in " ".join(result.stderr.split())
 
 
@@ -1830,7 +1836,7 @@ def test_bench_reads_a_partial_run_beside_its_out_up_to_the_size_compare_reads(t
     beside.write_text(json.dumps(partial) + " " * (17 << 20))
     result = runner.invoke(app, command)
     assert result.exit_code == 0 and not beside.exists()
-    assert ("run.partial.json: holds the lines a run stopped by the interrupt finished, removed (each measured"
+    assert ("run.partial.json: removed, it held the lines a run stopped by the interrupt finished (each measured"
             in " ".join(result.stderr.split()))
     beside.write_text(json.dumps(partial))
     monkeypatch.setattr("solver.cli.bench.MAX_SAVED_RUN_BYTES", beside.stat().st_size - 1)
@@ -2195,7 +2201,12 @@ def test_score_json_of_kratzen_with_a_pot(tmp_path):
     # the text output shows the double-dummy payments with the pot's column
     text = run("score", path, "--dd").stdout
     assert "Payments (double dummy)" in text and text.count("pot") >= 3
-    assert text.splitlines()[1] == "pot: 12 chips"  # as show and solve say it
+    assert text.splitlines()[1] == "pot: 12 chips, each trick pays 3"  # as show and solve say it
+    # a finished Muss says so, as an unfinished one does: the contract's title names the Muss, this what it means
+    muss = path.read_text(encoding="utf-8").replace('"Trump H"', '"Trump H Muss"')
+    path.write_text(muss, encoding="utf-8")
+    assert run("score", path).stdout.splitlines()[:2] == [
+        f"board 1 ({path}:1) - Kratzen Trump H Muss, attacker 1", "pot: 12 chips, a Muss: tricks pay nothing"]
 
 
 def test_score_dd_text_of_unfinished_kratzen_deals():

@@ -440,9 +440,27 @@ def test_an_objective_is_asked_and_named_as_the_tables_name_it():
     assert summary[1] == "Valat against of 3+4: 0 (needs 10) at the root"
     assert run("tree", path, "-d", "1", "-o", "pagat_ultimo").stdout.splitlines()[1] == (
         "Pagat Ultimo of 1+2: 1 (needs 1) at the root")
-    assert "did you mean 'pagat_ultimo'" in run("solve", path, "-o", "Pagat Ultimate", code=2).stderr
-    assert "did you mean 'pagat_beaten' or 'pagat_ultimo'? (" in run("solve", path, "-o", "Pagat Ultimo beatn",
-                                                                     code=2).stderr
+    assert "did you mean 'Pagat Ultimo' or 'Pagat Ultimo beaten'? (" in run("solve", path, "-o", "Pagat Ultimate",
+                                                                           code=2).stderr
+    assert "did you mean 'Pagat Ultimo beaten' or 'Pagat Ultimo'? (" in run("solve", path, "-o", "Pagat Ultimo beatn",
+                                                                           code=2).stderr
+
+
+def test_a_misspelt_objective_is_offered_in_the_form_it_was_written_in():
+    """A misspelt title is offered the titles (``4 Kings``, ``Valat``), which ``-o`` takes, rather than the
+    identifiers (``four_kings``) it would not have guessed; a misspelt name is offered names."""
+    path = EXAMPLES / "valat.tbn"
+    offered = {written: run("solve", path, "-o", written, code=2).stderr.split("; ", 1)[1].split("? (")[0]
+               for written in ("4 King", "Valt", "valt", "four_kngs", "pagat_beatn", "Valat agaist")}
+    assert offered == {"4 King": "did you mean '4 Kings'", "Valt": "did you mean 'Valat'",
+                       "valt": "did you mean 'valat'", "four_kngs": "did you mean 'four_kings'",
+                       "pagat_beatn": "did you mean 'pagat_beaten' or 'pagat_ultimo'",
+                       "Valat agaist": "did you mean 'Valat against' or 'Absolut against'"}
+    # what is offered is taken: the title of a dealt bonus is told the cards decide it, not refused as unknown
+    assert "'4 Kings' is decided by the cards (Zwanzigerrufen: who holds them)" in run("solve", path, "-o", "4 Kings",
+                                                                                       code=2).stderr
+    (asked,) = documents("solve", path, "-o", "Valat against")
+    assert [result["objective"] for result in asked["results"]] == ["valat_against"]
 
 
 def test_an_out_named_by_a_suffix_alone_is_said_to_be_a_hidden_file_s_whole_name(tmp_path):

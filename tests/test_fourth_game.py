@@ -25,10 +25,10 @@ from typer.testing import CliRunner
 import solver
 from solver.cards import bits, build_pack
 from solver.cli.main import app
-from solver.errors import InvalidContractError
+from solver.errors import ContractFormError, InvalidContractError
 from solver.games import GAMES, get_game, register_game
 from solver.games.base import (Contract, Game, Objective, PayoffComponent, Rules, SettlementModel, TrumpSuitRules,
-                               parse_words, points_objective, require, tricks_objective, unknown_objective)
+                               parse_words, points_objective, tricks_objective, unknown_objective)
 from solver.games.outcome import ScoreItem, Scored, side_net, total_payments, two_sided
 from solver.games.tables import Level, RuleTables
 from solver.state import PlayState
@@ -103,8 +103,9 @@ class Dreier(Game):
     @classmethod
     def read_contract(cls, text: str) -> Contract:
         words = parse_words(text)
-        require(len(words) == 2 and words[0].lower() == "trump" and words[1].upper() in SUITS,
-                f"unknown Dreier contract {text!r} (expected {cls.contract_help})")
+        if not (len(words) == 2 and words[0].lower() == "trump" and words[1].upper() in SUITS):
+            # the form said in the message: a record's reader adds it to no ContractFormError
+            raise ContractFormError(f"unknown Dreier contract {text!r} (expected {cls.contract_help})")
         return Contract(cls.name, "trump", suit=words[1].upper(), text=f"Trump {words[1].upper()}")
 
     @classmethod

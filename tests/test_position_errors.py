@@ -8,7 +8,7 @@ import re
 import pytest
 
 import solver
-from solver.errors import ParseError
+from solver.errors import ContractFormError, ParseError
 
 GOOD = """[Game "Schafkopf"]
 [Deal "1: EO GO HO SO EU GU HU HA / SU EA EZ EK E9 E8 E7 GA / GZ GK G9 G8 G7 HZ HK H9 / H8 H7 SA SZ SK S9 S8 S7"]
@@ -57,6 +57,24 @@ def test_a_bad_contract_is_said_once_with_what_was_expected(name):
         text = str(error).split(": ", 1)[1]
         assert text.count(repr(contract)) == 1 and text.endswith(f"(expected {expected})"), text
         assert said is None or text == said
+
+
+@pytest.mark.parametrize("name, contract, said", [
+    ("kratzen.tbn", "Trump Blau",
+     "contract 'Trump Blau': 'Blau' is not a suit (E, G, H or S) (expected Trump E|G|H|S [Muss|SevenMuss])"),
+    ("kratzen.tbn", "Trump H Seven Muss X", "contract 'Trump H Seven Muss X': expected Trump E|G|H|S [Muss|SevenMuss]"),
+    ("zwanzigerrufen.tbn", "Normal T20 T19", "contract 'Normal T20 T19': expected Normal or Normal T20..T16"),
+    ("schafkopf.tbn", "Herz Trump", "contract 'Herz Trump': 'Herz' is H: unknown Schafkopf contract 'Trump H' "
+                                    "(expected Rufer E|G|S, Wenz, Solo E|G|H|S, WenzTout, SoloTout E|G|H|S, Sie)"),
+    ("schafkopf.tbn", "Rufer H", "hearts cannot be called in a Rufer (got 'Rufer H', "
+                                 "expected Rufer E|G|S, Wenz, Solo E|G|H|S, WenzTout, SoloTout E|G|H|S, Sie)"),
+])
+def test_the_contracts_form_is_added_to_a_refusal_not_saying_it(name, contract, said):
+    """A refusal that says the form expected is a ContractFormError, and the tag's message does not add the form
+    again; any other refusal of the contract is followed by the form."""
+    assert str(error_of(with_contract(name, contract))).split(": ", 1)[1] == said
+    with pytest.raises(ContractFormError):
+        solver.get_game(name[:-4]).parse_contract("Bogus")
 
 
 @pytest.mark.parametrize("name", CONTRACT_RECORDS)

@@ -21,9 +21,9 @@ from typing import Any, Callable, ClassVar, Hashable, Mapping, Sequence
 from ..announcements import Announcement
 from ..cards import Card, Pack, build_pack
 from ..deal import Deal
-from ..errors import (ForeignObjective, InvalidContractError, InvalidDealError, InvalidSeatContractError, StichError,
-                      VariantError, close_matches, did_you_mean, integral, is_whole_number, objective_meant,
-                      quoted)
+from ..errors import (ContractFormError, ForeignObjective, InvalidContractError, InvalidDealError,
+                      InvalidSeatContractError, StichError, VariantError, close_matches, did_you_mean, integral,
+                      is_whole_number, objective_meant, quoted)
 from ..formats.tbn import Record
 from ..state import PlayState, Trick
 from ..variant import Flag, Variant
@@ -784,7 +784,7 @@ class Game(metaclass=GameType):
         if not isinstance(text, str):
             raise InvalidContractError(f"a contract is text such as {cls.contract_help}, not {text!r}")
         if not parse_words(text):
-            raise InvalidContractError(f"empty contract (expected {cls.contract_help})")
+            raise ContractFormError(f"empty contract (expected {cls.contract_help})")
         return cls.read_contract(text)
 
     @classmethod
@@ -1077,7 +1077,8 @@ def german_suit_word_error(game: type[Game], text: str, word: str, written: Call
         game.read_contract(guess)
     except InvalidContractError as refused:
         reason = str(refused).removeprefix(f"contract {quoted(guess)}: ")
-        return InvalidContractError(f"contract {quoted(text)}: {quoted(named_by)} is {suit}: {reason}")
+        said = ContractFormError if isinstance(refused, ContractFormError) else InvalidContractError  # the form too
+        return said(f"contract {quoted(text)}: {quoted(named_by)} is {suit}: {reason}")
     if suit_first is not None:
         return InvalidContractError(f"contract {quoted(text)}: the suit comes after the contract; "
                                     f"did you mean {quoted(guess)}?")

@@ -10,7 +10,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from ..deal import Deal
-from ..errors import InvalidContractError, InvalidSeatContractError, did_you_mean, quoted
+from ..errors import ContractFormError, InvalidContractError, InvalidSeatContractError, did_you_mean, quoted
 from ..state import PlayState
 from ..variant import Flag, Variant
 from .tables import Level, RuleTables
@@ -268,12 +268,20 @@ class Kratzen(Game):
     @classmethod
     def _unknown_contract(cls, text: str, words: list[str]) -> InvalidContractError:
         """A misspelt contract's message, suggesting only what reads: the rest of what was given kept after
-        ``Trump`` ("Trumpp H": 'Trump H'); where that does not read, the expected form alone says it."""
-        whole = " ".join(("Trump", *words[1:]))
+        ``Trump``, a suit named in words by its letter ("Trumpp H", "Trumpp Herz": 'Trump H'); the suit first and
+        no suit ("Blau Trump"), the form with the suit after ``Trump`` ('Trump E|G|H|S'); where nothing reads, the
+        expected form alone says it."""
+        suit = german_suit_of_word(PACK, words[1]) if len(words) > 1 else None
+        whole = " ".join(("Trump", *([suit] if suit else words[1:2]), *words[2:]))
         close = (f"; did you mean {quoted(whole)}?"
                  if words and did_you_mean(words[0], ("Trump", "Trumpf", "Trumps")) and reads_contract(cls, whole)
                  else "")
-        return InvalidContractError(f"unknown Kratzen contract {quoted(text)}{close} (expected {cls.contract_help})")
+        if len(words) >= 2 and (words[1].lower() in _TRUMP_WORDS or did_you_mean(words[1], _TRUMP_WORDS)):
+            # the Bavarian order, the suit first ("Herz Trumpp": 'Trump H'), or a word that is no suit ("Blau")
+            first = german_suit_of_word(PACK, words[0])
+            bavarian = " ".join(("Trump", first or "E|G|H|S", *words[2:]))
+            close = f"; did you mean {quoted(bavarian)}?" if not first or reads_contract(cls, bavarian) else ""
+        return ContractFormError(f"unknown Kratzen contract {quoted(text)}{close} (expected {cls.contract_help})")
 
     @classmethod
     def read_contract(cls, text: str) -> Contract:
@@ -289,7 +297,8 @@ class Kratzen(Game):
             raise german_suit_word_error(cls, text, words[1], lambda suit: " ".join(("Trump", suit, *words[2:])))
         suit = PACK[index].suit
         modifier = None
-        require(len(words) <= 4, f"contract {quoted(text)}: expected {cls.contract_help}")
+        if len(words) > 4:
+            raise ContractFormError(f"contract {quoted(text)}: expected {cls.contract_help}")
         if len(words) > 2:  # one word or two: RULES.md writes Seven-Muss, which parse_words splits
             written = " ".join(words[2:])
             modifier = _MODIFIERS.get(written.replace(" ", "").lower())

@@ -11,7 +11,7 @@ from typing import Hashable
 
 from ..cards import Pack
 from ..deal import Deal
-from ..errors import InvalidContractError, close_matches, quoted
+from ..errors import ContractFormError, InvalidContractError, close_matches, quoted
 from ..state import PlayState
 from ..variant import Flag, Variant
 from .tables import CalledCard, Level, RuleTables
@@ -316,7 +316,7 @@ class Schafkopf(Game):
                 whole = forms[name]
             suggested.append(whole)
         close = "; did you mean " + " or ".join(map(quoted, suggested)) + "?" if suggested else ""
-        return InvalidContractError(f"unknown Schafkopf contract {quoted(text)}{close} (expected {cls.contract_help})")
+        return ContractFormError(f"unknown Schafkopf contract {quoted(text)}{close} (expected {cls.contract_help})")
 
     @classmethod
     def read_contract(cls, text: str) -> Contract:

@@ -15,7 +15,7 @@ from ..announcements import (Announcement, announcement_error, bad_announcement,
                              parse_announcements)
 from ..cards import build_pack
 from ..deal import Deal
-from ..errors import InvalidContractError, StichError, did_you_mean, quoted
+from ..errors import ContractFormError, InvalidContractError, StichError, did_you_mean, quoted
 from ..formats.tbn import Record
 from ..state import PlayState
 from ..variant import Flag, Variant
@@ -796,7 +796,8 @@ class Zwanzigerrufen(Game):
         if kind in ("normal", "rufer", "call") :
             if len(words) == 1:
                 return Contract(cls.name, "normal", text="Normal")
-            require(len(words) == 2, f"contract {quoted(text)}: expected Normal or Normal T20..T16")
+            if len(words) != 2:
+                raise ContractFormError(f"contract {quoted(text)}: expected Normal or Normal T20..T16")
             card = PACK.lookup(words[1])
             if card is None or PACK[card].name not in CALL_ORDER:
                 raise InvalidContractError(f"contract {quoted(text)}: the called card must be one of "
@@ -808,8 +809,10 @@ class Zwanzigerrufen(Game):
             return Contract(cls.name, "suitsolo", text="SuitSolo")
         if kind == "suit" and len(words) == 2 and words[1].lower() == "solo":
             return Contract(cls.name, "suitsolo", text="SuitSolo")
-        close = did_you_mean(words[0], ("Normal", "Solo", "SuitSolo"))
-        raise InvalidContractError(f"unknown Zwanzigerrufen contract {quoted(text)}{close} "
+        # the other words read for each contract ("Rufr": 'Normal'), naming the contract
+        close = did_you_mean(words[0], {"Normal": "Normal", "Rufer": "Normal", "Call": "Normal", "Solo": "Solo",
+                                        "Schwarzer": "Solo", "SuitSolo": "SuitSolo", "Farbensolo": "SuitSolo"})
+        raise ContractFormError(f"unknown Zwanzigerrufen contract {quoted(text)}{close} "
                                    f"(expected {cls.contract_help})")
 
     @classmethod
