@@ -998,8 +998,15 @@ def test_the_pot_is_in_the_middle_of_a_kratzen_table(driver, server):
     # a [Pot] that does not read: no pot on the table, and the panel says why in stich check's words
     paste_record(driver, server, text.replace('[Pot "14"]', '[Pot "lots"]'), "S.view.pot_error !== null", "the fault")
     assert not driver.find_elements("id", "pot")
-    assert ("Pot pasted text:7:7: [Pot] is not a number of chips (got 'lots', expected a whole number from 0 to "
-            "999,999,999)") in driver.find_element("id", "contract").text
+    fault = ("pasted text:7:7: [Pot] is not a number of chips (got 'lots', expected a whole number from 0 to "
+             "999,999,999)")
+    assert f"Pot none (tricks and targets only) · {fault}" in driver.find_element("id", "contract").text
+    # the Score chosen there is refused in the same words, and not offered again: it would be refused again
+    driver.execute_script("const box = $('objective'); box.value = 'score'; box.dispatchEvent(new Event('change'))")
+    wait_for(lambda: settled(driver) and driver.execute_script("return S.values.kind") == "error", "the refusal")
+    assert driver.find_element("id", "summary").text == fault
+    best = driver.find_element("id", "best")
+    assert (best.text, best.get_attribute("aria-disabled")) == ("★ best", "true")
     # a new deal from the page takes its pot; the form says attacker, and asks for no pot in a game without one
     from selenium.webdriver.support.select import Select
     driver.find_element("id", "deal-open").click()
@@ -1663,12 +1670,19 @@ def test_a_screen_reader_is_told_what_the_eye_sees(driver, server):
     assert names["TS"] == "the Sküs (TS)"
     assert names["HK"] == "seat 3 played King of hearts (HK)"
     assert accessible_name(driver, "#seat-4") == "Seat 4 · defender · 0 tricks · 0 points, to play"
+    # a jump (from the record's last card) says where the table now is
     assert driver.find_element("id", "announce").get_attribute("textContent") == \
-        "Seat 3 played King of hearts (HK). Seat 4 to play."
+        "After card 5. Seat 3 played King of hearts (HK). Seat 4 to play."
     card.send_keys(Keys.ENTER)
     wait_for(lambda: settled(driver) and driver.execute_script("return S.cursor") == 6, "HG played")
     assert driver.find_element("id", "announce").get_attribute("textContent") == \
         "Seat 4 played Glatze of hearts (HG). Seat 1 to play."
+    # Backspace takes it back, said so: "Seat 3 played King of hearts" read as another card played
+    driver.switch_to.active_element.send_keys(Keys.BACKSPACE)
+    wait_for(lambda: settled(driver) and driver.execute_script("return S.cursor") == 5, "HG taken back")
+    assert driver.find_element("id", "announce").get_attribute("textContent") == \
+        "Seat 4 took back Glatze of hearts (HG). Seat 4 to play."
+    assert driver.execute_script("return document.activeElement.matches('#seat-4 .card.legal')")
 
 
 def test_a_screen_reader_is_told_what_the_deal_pays(driver, server):
@@ -2237,6 +2251,10 @@ def test_a_button_keeps_the_focus_when_it_has_nothing_to_do(driver, server):
     wait_for(lambda: settled(driver) and driver.execute_script("return S.cursor") == 0, "the start")
     assert driver.execute_script("return document.activeElement.id") == "undo"
     assert undo.get_attribute("aria-disabled") == "true"
+    # dimmed by its colours, its focus ring whole: an opacity of .45 dimmed the ring to a grey line
+    ring = driver.execute_script("const s = getComputedStyle(document.activeElement);"
+                                 "return [s.opacity, s.outlineStyle, s.color]")
+    assert ring[:2] == ["1", "auto"] and ring[2] != "rgb(29, 29, 29)", ring
     best = driver.find_element("id", "best")
     best.send_keys(Keys.ENTER)
     wait_for(lambda: settled(driver) and driver.execute_script("return S.cursor") == 1, "a best card")
@@ -2386,6 +2404,20 @@ def test_a_sides_tricks_and_card_points_each_keep_one_line_at_320_pixels(driver,
         figures = driver.execute_script(lines)
         assert figures == [["2 tricks", 1], ["17 card points", 1], ["0 tricks", 1], ["0 card points", 1]]
         assert driver.execute_script("return document.scrollingElement.scrollWidth") <= 320
+        # a long variant flag breaks between its words, after a "=" or "_" ("mond_skus_p" / "agat" was read as two)
+        open_at(driver, "zwanzigerrufen.tbn board 2", None)
+        flags = driver.execute_script(
+            "const cell = [...document.querySelectorAll('#contract th')].find((th) => th.textContent === 'Variant')"
+            "  .nextElementSibling, lines = []; let top = null;"
+            "const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);"
+            "for (let node = walker.nextNode(); node; node = walker.nextNode())"
+            " for (let i = 0; i < node.length; i++) {"
+            "  const r = document.createRange(); r.setStart(node, i); r.setEnd(node, i + 1);"
+            "  const at = r.getBoundingClientRect().top; if (top === null || at > top + 2) lines.push('');"
+            "  top = at; lines[lines.length - 1] += node.data[i]; }"
+            "return [cell.textContent, lines];")
+        assert flags[0] == "solo_value=5, sagotrick=mond_skus_pagat" and len(flags[1]) >= 2, flags
+        assert all(line[-1] in "=_ " for line in flags[1][:-1]), flags
         # the largest pot's payments, settled: "net" stands above its chips rather than push the page sideways
         text = ('[Game "Kratzen"]\n[Board "2"]\n[Seats "4"]\n[Deal "1: EA G7 HA HK / E7 HU HZ S9 / E9 SO SZ S7 / GA GZ'
                 ' G8 SA"]\n[Contract "Trump H"]\n[Declarer "1"]\n[Pot "999999999"]\n[Play "1"]\n'
@@ -3081,7 +3113,7 @@ def test_the_graphs_points_are_one_tab_stop_the_arrows_choose_and_enter_goes_the
     keys.send_keys(Keys.ENTER).perform()
     wait_for(lambda: settled(driver) and driver.execute_script("return S.cursor") == 5, "the table at card 5")
     assert moves(driver) == curve_moves(driver)[:5]
-    assert driver.find_element("id", "announce").get_attribute("textContent").startswith("Seat ")
+    assert driver.find_element("id", "announce").get_attribute("textContent").startswith("After card 5. Seat ")
     assert wait_for(lambda: driver.execute_script(focused) == 5 and driver.execute_script(
         "return document.activeElement.getAttribute('aria-current')"), "the focus kept on point 5") == "step"
     keys.send_keys(Keys.ARROW_LEFT, Keys.ARROW_LEFT, Keys.SPACE).perform()

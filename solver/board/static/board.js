@@ -407,6 +407,12 @@ function figureCell(text) {
   return el("td", {}, net, el("span", { class: "figure" }, text.slice(net.length)));
 }
 
+// Variant flags' text with a line break allowed after each "=" and "_" (<wbr>): a narrow panel breaks
+// "sagotrick=mond_skus_pagat" between its words, where it broke it anywhere ("mond_sk" / "us_pagat")
+function flagWords(text) {
+  return text.split(/(?<=[=_])/).flatMap((part, index) => (index ? [el("wbr"), part] : [part]));
+}
+
 function renderContract() {
   const view = S.view;
   const box = $("contract");
@@ -429,19 +435,21 @@ function renderContract() {
   // the flags this deal is played under, and where the board's --variant touched them (over a record's own
   // [Variant], a named file's or an upload's alike, as in every command)
   if (view.variant || view.variant_note) {
-    facts.push(["Variant", el("span", {}, view.variant || "the rules' defaults",
-      view.variant_note ? el("span", { class: "hint", id: "variant-note" }, ` · ${view.variant_note}`) : "")]);
+    facts.push(["Variant", el("span", {}, ...flagWords(view.variant || "the rules' defaults"),
+      view.variant_note ? el("span", { class: "hint", id: "variant-note" }, ...flagWords(` · ${view.variant_note}`))
+        : "")]);
   }
   // the board's own --variant, each game's: every deal of that game it serves is played so
   const boardFlags = Object.entries(S.boardVariant).map(([game, flags]) => `${game} ${flags}`).join("; ");
   if (boardFlags) {
-    facts.push(["Board's --variant", el("span", { id: "board-variant" }, boardFlags,
+    facts.push(["Board's --variant", el("span", { id: "board-variant" }, ...flagWords(boardFlags),
       el("span", { class: "hint" }, " · every deal of its game, uploads and deals too, over a record's own " +
         "[Variant]"))]);
   }
   // how to give a pot, where the record gave none (a [Pot "0"] tag, the Deal form's 0, is a pot of 0 on purpose)
   if (view.pot && !view.pot.start && !view.pot.given) facts.push(["Pot", POT_NONE]);
-  if (view.pot_error) facts.push(["Pot", view.pot_error]);  // a [Pot] that does not read: the deal has no pot
+  // a [Pot] that does not read: the deal has no pot, and is played for its tricks and targets (stich check's words)
+  if (view.pot_error) facts.push(["Pot", `none (tricks and targets only) · ${view.pot_error}`]);
   document.title = `${view.label} · stich board`;  // two tabs of the board say their deals in the tab bar
   box.replaceChildren(el("div", { class: "title", id: "title" }, view.label),
     view.event ? el("div", { class: "hint" }, view.event) : "",
@@ -1030,10 +1038,11 @@ async function refresh() {
     if (!aborted(error)) { showStepError(error.message, error.stopping); if (S.view) renderButtons(); }
     return;
   }
+  const before = S.shownAt;  // the table shown until now: a step back or a jump is said as such
   S.shownAt = at;
   if (S.stepError) showError("");
   document.body.dataset.cursor = S.cursor;
-  announce();
+  announce(before);
   S.odds = null;  // the odds of the position before
   renderObjectives();
   renderContract();
@@ -1051,11 +1060,24 @@ async function refresh() {
 
 // What a sighted player sees change on the table after a step, said to a screen reader (an aria-live region): the
 // card just played and by whom, the trick's winner, whose turn it is, and once the play settles the deal what it pays.
-function announce() {
+// A card taken back (← or Backspace) is said taken back, and a jump (Home, End, the graph, the play list) where the
+// table now is: "Seat 4 played ..." after an undo read as a card played. `before`: the cursor of the table shown
+// before this one (null for a record just opened).
+function announce(before = null) {
   const view = S.view;
+  const said = [];
+  if (before !== null && before === S.cursor + 1 && !view.is_over) {
+    const card = view.hands[view.to_move - 1].cards.find((c) => c.name === S.moves[S.cursor]);
+    if (card) {
+      $("announce").textContent = `Seat ${view.to_move} took back ${card.spoken}. Seat ${view.to_move} to play.`;
+      return;
+    }
+  }
+  if (before !== null && before !== S.cursor && before !== S.cursor - 1) {
+    said.push(S.cursor ? `After card ${S.cursor}.` : "At the start.");
+  }
   const trick = view.trick.length ? view.trick : view.history.length ? view.history[view.history.length - 1].cards : [];
   const last = S.cursor && trick.length ? trick[trick.length - 1] : null;
-  const said = [];
   if (last) said.push(`Seat ${last.seat} played ${last.spoken}.`);
   if (last && !view.trick.length) said.push(`Seat ${view.history[view.history.length - 1].winner} won the trick.`);
   said.push(view.is_over ? "The deal is over." : `Seat ${view.to_move} to play.`);
@@ -1123,9 +1145,11 @@ function bestKey(repeat = false) {
 // The values of the table shown were refused (the bar says why) or stopped (the summary does): space has no best card
 // to play there, and asks them again where that can be answered (canAskAgain: a busy board or a time limit lets a
 // second question through).
+// Values that came in as an error are not asked again: the record's own fault (a [Pot] that does not read, under the
+// Score) or the board's is answered the same however often it is asked.
 function valuesFailed() {
   if (S.mode !== "dd" || !S.view || S.view.is_over || S.shownAt !== S.cursor) return false;
-  if (S.values) return S.values.kind === "stopped" || S.values.kind === "error";
+  if (S.values) return S.values.kind === "stopped";
   return S.stepError && !busy.kinds.has("values");
 }
 
