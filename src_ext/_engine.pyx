@@ -11,7 +11,7 @@ joined inside the method call.
 from libc.stdint cimport uint64_t, uint32_t, uint8_t
 from libc.string cimport memset, memcmp
 from libc.stdlib cimport malloc, calloc, free
-from cardset cimport popcount, lowest, drop_lowest
+from cardset cimport popcount, lowest, drop_lowest, expand, nth, CompressMask, prepare_compress, compress_prepared
 from types cimport (Tables, Objective, State, MAX_CARDS, MAX_SEATS, MAX_CLASSES, MAX_LEVELS, MAX_SPECIALS,
                     MAX_POINT_STEPS, MAX_ORDER, MAX_EVENTS, MAX_RESERVATIONS, MAX_POINT_LEVELS, NO_CARD, INFINITY)
 from movegen cimport legal_cards, representatives, current_winner
@@ -50,6 +50,26 @@ def card_indices(uint64_t mask):
         result.append(lowest(mask))
         mask = drop_lowest(mask)
     return result
+
+
+def compress_bits(uint64_t word, uint64_t mask):
+    """The bits of ``word`` under ``mask`` packed down to the low bits, as the table keys pack them (for the tests
+    that check the engine's compress against a plain reference)."""
+    cdef CompressMask prepared
+    prepare_compress(&prepared, mask)
+    return compress_prepared(word, &prepared)
+
+
+def expand_bits(uint64_t word, uint64_t mask):
+    """The low bits of ``word`` spread to the places of ``mask``'s set bits (compress undone)."""
+    return expand(word, mask)
+
+
+def nth_bit(uint64_t mask, int n):
+    """The ``n``-th set bit of ``mask`` alone (0 <= n < 64), 0 when it has fewer."""
+    if not 0 <= n < 64:
+        raise ValueError(f"bit place out of range: n = {n!r} (allowed 0..63)")
+    return nth(mask, n)
 
 
 cdef int _check(object value, int low, int high, str what) except -1:

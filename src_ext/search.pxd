@@ -57,7 +57,7 @@
 # dearer part, are computed only when the table's bounds did not already settle the position.
 
 from libc.stdint cimport uint64_t, uint32_t, uint8_t
-from cardset cimport lowest, drop_lowest, popcount, compress, nth
+from cardset cimport lowest, drop_lowest, popcount, nth, CompressMask, prepare_compress, compress_prepared
 from types cimport Tables, Objective, State, MAX_CARDS, MAX_SEATS, NO_CARD, INFINITY
 from movegen cimport current_winner, legal_cards, representatives, note_winner
 from bounds cimport future_upper_bound, sure_bounds
@@ -339,10 +339,11 @@ cdef inline Options question_options(Options opt, const Tables* t, const Objecti
     return opt
 
 
-cdef inline uint64_t shape_key(const Tables* t, const State* s) noexcept nogil:
+cdef inline uint64_t shape_key(const Tables* t, const State* s, const CompressMask* live) noexcept nogil:
     """The part of the rank-relative keys both tables share: how many live cards each class has, and who holds
     them, in rank order. The owners are written as bit-planes (plane j holds the cards of the seats whose number has
-    bit j), each packed down to the live cards by ``compress``: two words for four seats, three for up to eight."""
+    bit j), each packed down to the live cards (``live``: ``s.live`` prepared for compress): two words for four
+    seats, three for up to eight."""
     cdef uint64_t key, plane, counts = 0
     cdef int k, j
     for k in range(t.n_classes):
@@ -354,17 +355,18 @@ cdef inline uint64_t shape_key(const Tables* t, const State* s) noexcept nogil:
         for k in range(1, t.n_seats):
             if (k >> j) & 1:
                 plane |= s.hands[k]
-        key += mix(compress(plane, s.live) + (<uint64_t>(j + 1) << 58))
+        key += mix(compress_prepared(plane, live) + (<uint64_t>(j + 1) << 58))
         j += 1
     return key
 
 
-cdef inline uint64_t planes_key(const State* s, const uint64_t* planes, int n_planes) noexcept nogil:
-    """The signatures of the live cards, in rank order, as a key: each bit-plane packed down to the live cards."""
+cdef inline uint64_t planes_key(const CompressMask* live, const uint64_t* planes, int n_planes) noexcept nogil:
+    """The signatures of the live cards, in rank order, as a key: each bit-plane packed down to the live cards
+    (``live`` prepared for compress)."""
     cdef uint64_t key = 0
     cdef int j
     for j in range(n_planes):
-        key += mix(compress(planes[j], s.live) + (<uint64_t>(j + 8) << 58))
+        key += mix(compress_prepared(planes[j], live) + (<uint64_t>(j + 8) << 58))
     return key
 
 
@@ -375,14 +377,18 @@ cdef inline uint64_t position_key(const Tables* t, const State* s, int canonical
     Rank-relative: the live cards, class by class from the weakest up, are a sequence of (owner, signature). Packing
     each hand's bits and each signature plane's bits down to the live cards (``compress``) writes that sequence
     as a few words, the classes told apart by their counts; the key hashes those words."""
+    cdef CompressMask live
     if not canonical:
         return mix(s.live)
-    return shape_key(t, s) + planes_key(s, t.sig_plane, t.n_sig_planes)
+    prepare_compress(&live, s.live)
+    return shape_key(t, s, &live) + planes_key(&live, t.sig_plane, t.n_sig_planes)
 
 
 cdef inline uint64_t quasi_key(const Tables* t, const State* s) noexcept nogil:
     """The quasi table's key (see tt.pxd): the shape and the rule roles of the live cards, not their points."""
-    return shape_key(t, s) + planes_key(s, t.role_plane, t.n_role_planes)
+    cdef CompressMask live
+    prepare_compress(&live, s.live)
+    return shape_key(t, s, &live) + planes_key(&live, t.role_plane, t.n_role_planes)
 
 
 cdef inline void points_apart(const Tables* t, uint64_t stored, uint64_t live, int* gain, int* loss) noexcept nogil:
@@ -394,12 +400,15 @@ cdef inline void points_apart(const Tables* t, uint64_t stored, uint64_t live, i
     step it passes alone adds that step to the gain (a card walk when the scale has too many steps)."""
     cdef int k, d, j
     cdef uint64_t a, b
+    cdef CompressMask stored_mask, live_mask
     gain[0] = 0
     loss[0] = 0
     if t.n_point_steps >= 0:
+        prepare_compress(&stored_mask, stored)
+        prepare_compress(&live_mask, live)
         for j in range(t.n_point_steps):
-            a = compress(t.step_plane[j], stored)
-            b = compress(t.step_plane[j], live)
+            a = compress_prepared(t.step_plane[j], &stored_mask)
+            b = compress_prepared(t.step_plane[j], &live_mask)
             gain[0] += t.step_size[j] * popcount(b & ~a)
             loss[0] += t.step_size[j] * popcount(a & ~b)
         return
