@@ -141,6 +141,8 @@ PAIRS = [
     ("a focused card's ring on the felt (blue was 1.8:1)", css_colour(".card.legal:focus-visible", "outline"), FELT, 3),
     ("a best card's outline on the felt", css_colour(".card.best", "outline"), FELT, 3),
     ("a focused play list card's ring", css_colour(".play li span.move:focus-visible", "outline"), WHITE, 3),
+    ("a focused play list card's ring on the card shown (blue on its blue was 1:1)",
+     css_colour(".play li span.move:focus-visible", "outline"), css_colour(".play li span.current", "background"), 3),
     ("a focused point's ring in the graph", css_colour(".graph .dot:focus-visible", "outline"), GRAPH, 3),
     ("the graph's frame while a point has the focus", css_colour(".graph:focus-within", "border-color"), GRAPH, 3),
     ("an inaccuracy's dot (was 1.9:1)", css_colour(".graph .dot.inaccuracy", "fill"), GRAPH, 3),
