@@ -840,6 +840,27 @@ def test_switch_objective_and_single_dummy_and_screenshot(driver, server, tmp_pa
     assert path.stat().st_size > 10_000 and path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
+def test_single_dummy_badges_say_the_mean_payment_and_the_odds_are_announced(driver):
+    """examples/valat.tbn in single dummy: every card wins on every deal, but HK throws the Valat away. The badges say
+    the mean payment, by which stich analyse ranks the cards (`stich analyse examples/valat.tbn --seat 1 -n 100`:
+    T17 +90.00, HK +61.92), not the win chance, which was 100% on all of them; and once the odds are in the status
+    line (a status region) says them."""
+    with serving([EXAMPLES / "valat.tbn"]) as address:
+        driver.get(address)
+        wait_for(lambda: settled(driver), "values")
+        driver.find_element("css selector", 'input[name="mode"][value="sd"]').click()
+        wait_for(lambda: odds_done(driver), "the odds", timeout=120)
+        badges = driver.execute_script("return Object.fromEntries([...document.querySelectorAll('.seat.to-move .card')]"
+                                       ".map((n) => [n.dataset.card, n.querySelector('.value')?.textContent]))")
+        assert badges == {"T17": "+90.0", "T16": "+90.0", "SK": "+75.6", "CK": "+79.2", "HK": "+61.9"}, badges
+        assert accessible_name(driver, '.seat.to-move .card[data-card="HK"]') == \
+            "King of hearts (HK): mean payment +61.9 game units, wins 100% of the deals"
+        status = driver.find_element("id", "status")
+        assert status.get_attribute("role") == "status" and status.get_attribute("aria-busy") == "false"
+        assert driver.find_element("id", "summary").text == \
+            "Odds for seat 1 over 100 samples: best T17, mean payment +90.0 game units, win 100%."
+
+
 def test_what_a_player_found_wrong_on_the_table(driver, server):
     """On the table: a side hand's cards do not cover each other (XVIII read as XVI), a yes/no badge is coloured for the
     player to move, the arrow keys still move through the play after the objective or the mode is changed, and the
@@ -892,7 +913,7 @@ def test_what_a_player_found_wrong_on_the_table(driver, server):
     wait_for(lambda: odds_done(driver), "the odds", timeout=120)
     odds = "return [...document.querySelectorAll('.seat.to-move .card .value')].map((n) => n.textContent)"
     before = driver.execute_script(odds)
-    assert before and all(text.endswith("%") for text in before)
+    assert before and all(re.fullmatch(r"[+-]?\d+\.\d", text) for text in before), before  # mean payments
     Select(driver.find_element("id", "objective")).select_by_value("points")
     # the change is drawn at once; nothing is asked in single dummy, so once nothing is in flight it is all drawn
     wait_for(lambda: driver.execute_script("return S.objective === 'points' && document.body.dataset.busy === 'no'"),
@@ -1548,9 +1569,17 @@ def test_the_keyboard_plays_any_card(driver, server):
     start = moves(driver)
     legal = driver.find_elements("css selector", ".seat.to-move .card.legal")
     chosen = legal[-1].get_attribute("data-card")
+    assert len(legal) > 1  # the last is not the seat's first card
     legal[-1].send_keys(Keys.ENTER)
     wait_for(lambda: settled(driver) and moves(driver) == start + [chosen], f"{chosen} played")
     focused = "const n = document.activeElement; return n.matches('.seat.to-move .card.legal') && n.dataset.card"
+    wait_for(lambda: driver.execute_script(focused), "the next seat's card in focus")
+    # Backspace takes it back with the focus on it, not on the seat's first card, and Enter plays it again
+    driver.switch_to.active_element.send_keys(Keys.BACKSPACE)
+    wait_for(lambda: settled(driver) and moves(driver) == start, f"{chosen} taken back")
+    assert wait_for(lambda: driver.execute_script(focused), "the card taken back in focus") == chosen
+    driver.switch_to.active_element.send_keys(Keys.ENTER)
+    wait_for(lambda: settled(driver) and moves(driver) == start + [chosen], f"{chosen} played again")
     following = wait_for(lambda: driver.execute_script(focused), "the next seat's card in focus")
     driver.switch_to.active_element.send_keys(" ")  # space on a card plays that card, not a best one
     wait_for(lambda: settled(driver) and moves(driver) == start + [chosen, following], f"{following} played")
@@ -1733,6 +1762,11 @@ def test_the_play_list_goes_to_a_card_or_a_trick_from_the_keyboard(driver, serve
     assert later.accessible_name.endswith(", not yet played")
     driver.execute_script("arguments[0].focus()", later)  # a screen reader's cursor on card 10
     keyed(Keys.ENTER, 10)
+    # the focus ring on the card shown is not the blue of its background (a blue ring on it was no ring)
+    ring, background = driver.execute_script(
+        "const style = getComputedStyle(document.activeElement);"
+        "return [style.outlineStyle !== 'none' && style.outlineColor, style.backgroundColor]")
+    assert ring and background == "rgb(21, 101, 192)" and ring != background, (ring, background)
 
 
 def test_spaces_pressed_while_the_values_are_searched_each_play_a_best_card(driver, server):

@@ -604,7 +604,15 @@ function markCard(name, total, values, best) {
 function renderValues() {
   const values = S.values;
   const summary = $("summary");
-  if (!values) { summary.textContent = ""; renderButtons(); return; }
+  if (!values) {
+    // single dummy values no card: the line says the odds once they are in (set only when it changes, or a screen
+    // reader hears them again at every redraw)
+    const said = S.mode === "sd" ? oddsWords(S.odds) : "";
+    if (summary.textContent !== said) summary.textContent = said;
+    summary.title = "";
+    renderButtons();
+    return;
+  }
   if (values.kind === "values") {
     if (S.mode === "dd" && !S.view.is_over) {
       for (const [name, total] of Object.entries(values.cards)) markCard(name, total, values, values.best.includes(name));
@@ -933,6 +941,7 @@ async function loadOdds() {
       if (message.kind === "progress" || message.kind === "odds") {
         S.odds = message;
         renderOdds(message);
+        if (message.kind === "odds") renderValues();  // the status line says them
       } else if (message.kind === "stopped" || message.kind === "error") {
         // the odds so far stay on the table, said to be partial
         const why = message.reason || message.error;
@@ -965,7 +974,7 @@ function renderOdds(odds) {
     : odds.samples < 2 ? [x + unit, " (one sample: no interval)"]
     : i[0] === i[1] ? [x + unit, ` (all ${odds.samples.toLocaleString("en-US")} samples alike: no interval)`]
     : [figure(`${x}${unit} (95%: ${end(i[0])} to ${end(i[1])})`)]);
-  const payment = (x) => { const text = tenth(x); return Number(text) > 0 ? `+${text}` : text; };
+  const payment = paymentText;
   // every share of the samples with its 95% Wilson interval, as stich analyse writes it in a line; in the tables as
   // its tables of advice write a cell (so that they fit the panel; the note says what the brackets are): 31% (23-41%)
   const share = (p, i) => (i && i[0] !== null ? figure(`${pct(p)} (95%: ${pct(i[0])} to ${pct(i[1])})`) : pct(p));
@@ -1010,17 +1019,44 @@ function renderOdds(odds) {
   markOdds();
 }
 
+// A mean payment as the odds write it: signed, to a tenth, a payment rounding to 0 "0.0", not "-0.0".
+function paymentText(x) {
+  const text = (Math.abs(x) < 0.05 ? 0 : x).toFixed(1);
+  return Number(text) > 0 ? `+${text}` : text;
+}
+
+const chanceText = (p) => `${(100 * p).toFixed(1)}%`.replace(".0%", "%");
+
 function markOdds() {
-  // each opening card's chance of winning, on the card (again after the table is drawn anew)
+  // on each opening card what ranks it (again after the table is drawn anew), as stich analyse ranks the cards: its
+  // mean payment where the deal has a score, else its chance of winning. A win chance alone showed 100% on every
+  // card of examples/valat.tbn, HK too, which throws the Valat away (+61.9 game units against +90.0)
   if (S.mode !== "sd" || !S.odds) return;
   for (const opening of S.odds.openings) {
     const node = document.querySelector(`#seat-${S.view.to_move} .card[data-card="${opening.card}"]`);
     if (!node) continue;
     node.querySelector(".value")?.remove();
-    const chance = `${(100 * opening.win_probability).toFixed(1)}%`.replace(".0%", "%");
-    node.append(el("span", { class: "value" }, chance));
-    node.setAttribute("aria-label", `${node.dataset.spoken}: wins ${chance} of the deals`);
+    const chance = chanceText(opening.win_probability);
+    const scored = opening.mean_score !== null && opening.mean_score !== undefined;
+    const payment = scored ? `mean payment ${paymentText(opening.mean_score)} ${S.view.score_unit}, ` : "";
+    node.append(el("span", { class: "value", title: `${opening.card}: ${payment}win ${chance} of the deals` },
+      scored ? paymentText(opening.mean_score) : chance));
+    node.setAttribute("aria-label", `${node.dataset.spoken}: ${payment}wins ${chance} of the deals`);
   }
+}
+
+// The odds over all their samples in a sentence, for the status line (a status region: a screen reader hears them
+// once they are in, as it hears the card values in double dummy): the best card by stich analyse's ranking, with
+// what ranks it. "" before they are in, or where they stopped short.
+function oddsWords(odds) {
+  if (!odds || odds.kind !== "odds") return "";
+  const said = `Odds for seat ${odds.seat} over ${odds.samples.toLocaleString("en-US")} ` +
+    (odds.samples === 1 ? "sample" : "samples");
+  const best = odds.openings[0];
+  if (!best) return `${said}: win ${chanceText(odds.win_probability)}.`;
+  const scored = best.mean_score !== null && best.mean_score !== undefined;
+  return `${said}: best ${best.card}` + (scored ? `, mean payment ${paymentText(best.mean_score)} ${S.view.score_unit}`
+    : "") + `, win ${chanceText(best.win_probability)}.`;
 }
 
 // --- moving through the play ----------------------------------------------------------------------------------------
@@ -1122,6 +1158,13 @@ function play(name) {
   if (S.moves[S.cursor] !== name) S.moves = S.moves.slice(0, S.cursor).concat([name]);
   S.cursor += 1;
   refresh();
+}
+
+// One card back: the card taken back is the seat's card to play chosen (its tab stop, and the focus where the keys
+// stay with the cards), not the seat's first card, so Enter plays it again and the arrows go on from it.
+function takeBack() {
+  if (S.cursor > 0) S.rovingCard = S.moves[S.cursor - 1];
+  goTo(S.cursor - 1);
 }
 
 function goTo(index) {
@@ -1469,7 +1512,7 @@ async function start() {
       S.mode = e.target.value; S.bestAhead = 0; giveKeysBack(e.target); refresh();
     });
   }
-  const nav = { first: () => goTo(0), undo: () => goTo(S.cursor - 1), redo: () => goTo(S.cursor + 1),
+  const nav = { first: () => goTo(0), undo: takeBack, redo: () => goTo(S.cursor + 1),
     last: () => goTo(S.moves.length), best: () => (canAskAgain() ? askValuesAgain() : playBest()) };
   for (const [id, act] of Object.entries(nav)) $(id).addEventListener("click", () => unavailable(id) || act());
   $("upload-open").addEventListener("click", () => $("upload").click());
@@ -1488,7 +1531,7 @@ async function start() {
       e.preventDefault();
       // the keys stay with the cards (from a card, or the table after the last one): the seat to move again
       if ((card || e.target === $("table")) && S.cursor > 0) S.focusNext = true;
-      goTo(S.cursor - 1);
+      takeBack();
       return;
     }
     if (card && cardKeys(card, e.key)) { e.preventDefault(); return; }  // on a card the arrows choose among the cards
@@ -1501,7 +1544,7 @@ async function start() {
     if (step && trick) { e.preventDefault(); goTo(Math.max(0, S.cursor + trick * S.view.seats)); return; }
     // a focused button or link keeps its own Enter and space (Upload..., |<): space plays the best card elsewhere
     if ((e.key === " " || e.key === "Enter") && e.target.closest("button, a[href]")) return;
-    const keys = { ArrowLeft: () => goTo(S.cursor - 1), ArrowRight: () => goTo(S.cursor + 1), Home: () => goTo(0),
+    const keys = { ArrowLeft: takeBack, ArrowRight: () => goTo(S.cursor + 1), Home: () => goTo(0),
       End: () => goTo(S.moves.length), " ": () => bestKey(e.repeat) };
     if (keys[e.key]) { e.preventDefault(); keys[e.key](); }
   });
