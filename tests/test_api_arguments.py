@@ -333,6 +333,37 @@ def test_the_pot_is_a_whole_number(kratzen, pot):
         solver.dd_settlement(kratzen, pot=pot)
 
 
+ZR_CHOICES = ("(for Zwanzigerrufen Normal T20 choose from: points, game, absolut, absolut_against, valat, "
+              "valat_against, pagat_ultimo, pagat_beaten, mondfang; solve and tree also take 'score')")
+
+
+@pytest.mark.parametrize("objective, seat, message", [
+    ("tricks", 0, f"objective 'tricks' belongs to Kratzen, not to Zwanzigerrufen {ZR_CHOICES}"),
+    (" Tricks ", 9, f"objective 'tricks' belongs to Kratzen, not to Zwanzigerrufen {ZR_CHOICES}"),
+    ("bogus", 0, f"unknown objective 'bogus' {ZR_CHOICES}"),
+    ("points", 0, "seat 0 is not a seat of this 4-seat deal"),  # an objective of the deal: its seat is what is wrong
+    ("pagat_ultimo", 7, "seat 7 is not a seat of this 4-seat deal"),
+])
+def test_an_objective_of_no_use_is_said_before_a_bad_seat(objective, seat, message):
+    """``solve(p, "tricks", seat=0)`` on a Zwanzigerrufen deal said the seat was wrong, and only with a good seat
+    that ``tricks`` is a Kratzen objective, which no seat mends: the objective is checked first."""
+    position = next(solver.read_positions(ROOT / "examples" / "zwanzigerrufen.tbn"))
+    with pytest.raises(StichError) as refused:
+        solver.solve(position, objective, seat=seat)
+    assert str(refused.value) == message
+
+
+def test_a_seat_of_no_kratzen_deal_is_said_for_its_own_objective(kratzen):
+    """Kratzen's ``tricks`` is a seat's own: asked of a seat the deal has not, the seat is what is wrong, and
+    Schafkopf's ``points`` is said to be another game's first."""
+    with pytest.raises(StichError) as refused:
+        solver.solve(kratzen, "tricks", seat=4)
+    assert str(refused.value) == "seat 4 is not a seat of this 3-seat deal"
+    with pytest.raises(StichError) as refused:
+        solver.solve(kratzen, "points", seat=0)
+    assert str(refused.value).startswith("objective 'points' belongs to Schafkopf and Zwanzigerrufen, not to Kratzen")
+
+
 def test_announcements_of_the_wrong_type_or_seat(valat):
     with pytest.raises(StichError, match="seat 9 is not a seat of this 4-seat deal"):
         solver.dd_settlement(valat, announcements="9: Kontra")
