@@ -23,7 +23,7 @@ from .options import (ALL_MESSAGES, CAPPED_POOL, DASK_VERBOSE, OBJECTIVES, POOL_
                       workers_option)
 from .records import emit_json
 from .output import checked_output, names_stdout
-from .render import on_a_terminal, stderr_console
+from .render import on_a_terminal, plural, stderr_console
 
 if TYPE_CHECKING:
     from rich.progress import Progress
@@ -39,6 +39,23 @@ def _stop(signum: int, frame: object) -> None:
     double Ctrl-C would end in a KeyboardInterrupt traceback or kill the process by SIGINT)."""
     begin_stop()
     raise Stopped(signal.Signals(signum).name)
+
+
+def _kept_text(out: Path) -> str:
+    """What a stopped run leaves in its output file: how many whole lines (results and error lines, from this run
+    and the ones before it; a line cut by the stop is no result, and a rerun trims it), so that the stop says what
+    the file holds, not only that it holds something."""
+    try:
+        with open(out, "rb") as stream:
+            lines = sum(chunk.count(b"\n") for chunk in iter(lambda: stream.read(1 << 20), b""))
+    except FileNotFoundError:
+        lines = 0
+    except OSError:  # unreadable now (its disk gone): that the lines are kept is all there is to say
+        return f"the results written so far are kept in {shown_name(out)}: rerun the command to resume"
+    if not lines:
+        return f"nothing was written to {shown_name(out)} yet: rerun the command to resume"
+    kept = f"the {plural(lines, 'result')} written so far {'is' if lines == 1 else 'are'} kept"
+    return f"{kept} in {shown_name(out)}: rerun the command to resume"
 
 
 def _install_handlers() -> dict[signal.Signals, Any]:
@@ -162,8 +179,7 @@ def batch(
         if stream:
             kept = f"the results so far were written to {shown_name(out)}, which holds nothing to resume from"
         else:
-            kept = (f"the results written so far are kept in {shown_name(out)}: rerun the command to resume"
-                    if out.exists() else f"nothing was written to {shown_name(out)} yet: rerun the command to resume")
+            kept = _kept_text(out)
         say_interrupted("batch", f"({str(stop) or 'SIGINT'}); {kept}")  # a bare KeyboardInterrupt: Ctrl-C's
         raise typer.Exit(EXIT_INTERRUPTED) from None
     finally:

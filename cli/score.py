@@ -84,12 +84,15 @@ def render_score(document: Document, console: Console) -> None:
     settlement)."""
     console.print(record_title(document))
     pot = document["pot"] if "items" in document else (document.get("dd") or {}).get("pot")
+    headed: list[str] = []  # what the pot line says, which no note under it says again
     if pot is not None:  # as show and solve write it over the diagram (an unfinished deal's said none)
         # what the pot pays, in the diagram's words, finished or not (a Muss pays no trick: the title's contract
         # names the Muss, this says what it means; a pot of 0 settles every seat at 0, said once on stderr with the
-        # way to give one)
+        # way to give one); a note in the same words is not said again under the payments
         game = get_game(document["game"])
-        console.print(f"pot: {plural(pot, 'chip')}, {game.pot_words(game.parse_contract(document['contract']), pot)}")
+        pot_words = game.pot_words(game.parse_contract(document["contract"]), pot)
+        console.print(f"pot: {plural(pot, 'chip')}, {pot_words}")
+        headed.append(pot_words)
     if "items" not in document:
         console.print(Text("the play is not complete: no score yet", style="dim"))
     else:
@@ -98,10 +101,10 @@ def render_score(document: Document, console: Console) -> None:
         else:
             console.print("no items")
         console.print(_payments_table(document))
-        print_notes(document["notes"], console, style="dim")
+        print_notes([note for note in document["notes"] if note not in headed], console, style="dim")
     if document.get("dd") is not None:
         _render_dd(document["dd"], console, document["every_seat_for_itself"], document["game"],
-                   document.get("notes", ()))
+                   [*document.get("notes", ()), *headed])
     elif "dd" in document:
         console.print()
         console.print(Text("Double-dummy settlement: not answered in the time limit", style="dim"))
@@ -110,7 +113,7 @@ def render_score(document: Document, console: Console) -> None:
 def _render_dd(dd: Document, console: Console, every_seat_for_itself: bool, game: str,
                said: Iterable[str]) -> None:
     """The double-dummy settlement, its items and line, and what playing for the most points would settle; its
-    notes but those the score above it already ``said`` (a Muss deal's, scored as played and double dummy)."""
+    notes but those the score above it already ``said`` (a Muss deal's, in the pot line's words)."""
     console.print()
     # where every seat plays for itself, the settlement is the declarer's, against everyone
     who = (role_text(get_game(game).declarer_title, dd['declaring_side']) if every_seat_for_itself

@@ -67,12 +67,14 @@ BatchProgress = Callable[[int, int], None]
 
 class Item(NamedTuple):
     """One unit of work: a record of the input with its id (:func:`record_id`) and key (:func:`record_key`);
-    ``record`` is None for a record too broken to read, and ``failure`` is then its error."""
+    ``record`` is None for a record too broken to read, and ``failure`` is then its error and ``board`` its [Board]
+    where that tag was read before the fault (its error line says it as a good record's says its own)."""
 
     id: str
     key: str
     record: Record | None
     failure: str | None
+    board: str | None = None
 
 
 class Line(NamedTuple):
@@ -350,7 +352,7 @@ def solve_item(item: Item, question: Question, engine: EngineSolver) -> dict[str
     """The output line of one record: its solve report, or its error as ``file:line:col: message``."""
     head = _line_head(item, question.asked)
     if item.record is None:
-        return {**head, "error": item.failure}
+        return {**head, **({"board": item.board} if item.board is not None else {}), "error": item.failure}
     board = item.record.get("Board")
     try:
         position = position_from_record(item.record, variant=question.variant)
@@ -623,8 +625,8 @@ def _items_of(entries: Iterable[Record | ParseError]) -> Iterator[Item]:
     """Each of :func:`read_items`' ``entries`` (:func:`~solver.formats.tbn.iter_records`') as its item."""
     for entry in entries:
         if isinstance(entry, ParseError):
-            identifier = record_id(entry.source, entry.record_line or entry.line, None)
-            yield Item(identifier, record_key(identifier, None, str(entry)), None, str(entry))
+            identifier = record_id(entry.source, entry.record_line or entry.line, entry.record_board)
+            yield Item(identifier, record_key(identifier, None, str(entry)), None, str(entry), entry.record_board)
         else:
             identifier = record_id(entry.source, entry.line, entry.get("Board"))
             yield Item(identifier, record_key(identifier, entry, None), entry, None)

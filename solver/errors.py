@@ -210,6 +210,8 @@ class ParseError(StichError):
         self.expected = expected
         #: the line of the record's first tag, when a reader that goes on after errors knows it (a batch's id)
         self.record_line: int | None = None
+        #: the value of the record's [Board] tag, when it was read before the fault (a batch's id and error line)
+        self.record_board: str | None = None
         super().__init__(self.__str__())
 
     def __str__(self) -> str:

@@ -250,6 +250,7 @@ class Position:
         number = integral(seat)  # a numpy integer is a seat too
         if number is not None and (not is_whole_number(number)
                                    or not 1 <= number <= self.rules.seats):
+            self._check_objective_name(name)  # an objective of another game is said first: no seat would mend it
             raise InvalidSeatContractError(f"seat {number!r} is not a seat of this {self.rules.seats}-seat deal",
                                            about="seat")
         if number is not None:
@@ -262,6 +263,19 @@ class Position:
                                                "player of a per-seat objective, such as a seat's own tricks)",
                                                about="seat")
         return self.rules.objective(name, None if number is None else cast(int, number) - 1)
+
+    def _check_objective_name(self, name: str) -> None:
+        """The rules' refusal of ``name`` (lower case) where it is the name of no objective of this deal, asked with
+        a seat or without (a game's objective that is a seat's own refuses to be asked without one)."""
+        if name in self.rules.objective_names():
+            return
+        try:
+            self.rules.objective(name)
+        except StichError as error:
+            try:
+                self.rules.objective(name, 0)
+            except StichError:
+                raise error from None
 
     @property
     def label(self) -> str:

@@ -333,6 +333,37 @@ def test_the_pot_is_a_whole_number(kratzen, pot):
         solver.dd_settlement(kratzen, pot=pot)
 
 
+ZR_CHOICES = ("(for Zwanzigerrufen Normal T20 choose from: points, game, absolut, absolut_against, valat, "
+              "valat_against, pagat_ultimo, pagat_beaten, mondfang; solve and tree also take 'score')")
+
+
+@pytest.mark.parametrize("objective, seat, message", [
+    ("tricks", 0, f"objective 'tricks' belongs to Kratzen, not to Zwanzigerrufen {ZR_CHOICES}"),
+    (" Tricks ", 9, f"objective 'tricks' belongs to Kratzen, not to Zwanzigerrufen {ZR_CHOICES}"),
+    ("bogus", 0, f"unknown objective 'bogus' {ZR_CHOICES}"),
+    ("points", 0, "seat 0 is not a seat of this 4-seat deal"),  # an objective of the deal: its seat is what is wrong
+    ("pagat_ultimo", 7, "seat 7 is not a seat of this 4-seat deal"),
+])
+def test_an_objective_of_no_use_is_said_before_a_bad_seat(objective, seat, message):
+    """``solve(p, "tricks", seat=0)`` on a Zwanzigerrufen deal said the seat was wrong, and only with a good seat
+    that ``tricks`` is a Kratzen objective, which no seat mends: the objective is checked first."""
+    position = next(solver.read_positions(ROOT / "examples" / "zwanzigerrufen.tbn"))
+    with pytest.raises(StichError) as refused:
+        solver.solve(position, objective, seat=seat)
+    assert str(refused.value) == message
+
+
+def test_a_seat_of_no_kratzen_deal_is_said_for_its_own_objective(kratzen):
+    """Kratzen's ``tricks`` is a seat's own: asked of a seat the deal has not, the seat is what is wrong, and
+    Schafkopf's ``points`` is said to be another game's first."""
+    with pytest.raises(StichError) as refused:
+        solver.solve(kratzen, "tricks", seat=4)
+    assert str(refused.value) == "seat 4 is not a seat of this 3-seat deal"
+    with pytest.raises(StichError) as refused:
+        solver.solve(kratzen, "points", seat=0)
+    assert str(refused.value).startswith("objective 'points' belongs to Schafkopf and Zwanzigerrufen, not to Kratzen")
+
+
 def test_announcements_of_the_wrong_type_or_seat(valat):
     with pytest.raises(StichError, match="seat 9 is not a seat of this 4-seat deal"):
         solver.dd_settlement(valat, announcements="9: Kontra")
@@ -710,26 +741,39 @@ def test_a_suit_named_in_words_suggests_the_contract(game, text, hint):
 #: What Schafkopf says of a contract it does not know (``.format`` the contract).
 UNKNOWN_SCHAFKOPF = ("unknown Schafkopf contract '{}' (expected Rufer E|G|S, Wenz, Solo E|G|H|S, WenzTout, "
                      "SoloTout E|G|H|S, Sie)")
+#: The same of a contract with a suit named in words (``.format`` the contract, the word and its suit letter).
+UNKNOWN_SCHAFKOPF_SUIT_WORD = UNKNOWN_SCHAFKOPF.replace("'{}'", "'{}' ('{}' is {})")
 
 
 @pytest.mark.parametrize("game, text, message", [
-    # a suit named in words after a contract that takes none: the refusal of the contract it would be
-    (solver.Schafkopf, "Wenz Herz", f"'Herz' is H: {UNKNOWN_SCHAFKOPF.format('Wenz H')}"),
-    (solver.Schafkopf, "Wenz GA", f"'GA' is G: {UNKNOWN_SCHAFKOPF.format('Wenz G')}"),
-    (solver.Schafkopf, "Herz Eichel", f"'Eichel' is E: {UNKNOWN_SCHAFKOPF.format('Herz E')}"),
-    (solver.Kratzen, "Trump Eichel Mus", "'Eichel' is E: 'Mus' is not Muss or SevenMuss"),
+    # a suit named in words after a contract that takes none: the game's refusal of a contract it does not know, said
+    # of the text as given, the suit read in passing (one message, not one quoted inside another)
+    (solver.Schafkopf, "Wenz Herz", UNKNOWN_SCHAFKOPF_SUIT_WORD.format("Wenz Herz", "Herz", "H")),
+    (solver.Schafkopf, "Wenz GA", UNKNOWN_SCHAFKOPF_SUIT_WORD.format("Wenz GA", "GA", "G")),
+    (solver.Schafkopf, "Herz Eichel", UNKNOWN_SCHAFKOPF_SUIT_WORD.format("Herz Eichel", "Eichel", "E")),
+    # a misspelt name with a suit in words: the same, its close match suggested in the suit's forms
+    (solver.Schafkopf, "Rufr Herz", "unknown Schafkopf contract 'Rufr Herz' ('Herz' is H); did you mean 'Rufer E|G|S'? "
+                                    "(expected Rufer E|G|S, Wenz, Solo E|G|H|S, WenzTout, SoloTout E|G|H|S, Sie)"),
+    (solver.Schafkopf, "Sollo Herz", "unknown Schafkopf contract 'Sollo Herz' ('Herz' is H); did you mean 'Solo H' or "
+                                     "'SoloTout H'? (expected Rufer E|G|S, Wenz, Solo E|G|H|S, WenzTout, "
+                                     "SoloTout E|G|H|S, Sie)"),
+    (solver.Kratzen, "Trump Eichel Mus",
+     "contract 'Trump Eichel Mus': 'Eichel' is E: 'Mus' is not Muss or SevenMuss"),
     # hearts in a Rufer, in words or by a card, refused for the reason 'Rufer H' is
-    (solver.Schafkopf, "Rufer Herz", "'Herz' is H: hearts cannot be called in a Rufer"),
-    (solver.Schafkopf, "Rufer HA", "'HA' is H: hearts cannot be called in a Rufer"),
-    (solver.Schafkopf, "Herz Rufer", "'Herz' is H: hearts cannot be called in a Rufer"),
+    (solver.Schafkopf, "Rufer Herz", "contract 'Rufer Herz': 'Herz' is H: hearts cannot be called in a Rufer"),
+    (solver.Schafkopf, "Rufer HA", "contract 'Rufer HA': 'HA' is H: hearts cannot be called in a Rufer"),
+    (solver.Schafkopf, "Herz Rufer", "contract 'Herz Rufer': 'Herz' is H: hearts cannot be called in a Rufer"),
     # the Bavarian order, the suit first: the contract it means, where there is one
-    (solver.Schafkopf, "Herz Solo", "the suit comes after the contract; did you mean 'Solo H'?"),
-    (solver.Schafkopf, "Eichel Rufer", "the suit comes after the contract; did you mean 'Rufer E'?"),
-    (solver.Kratzen, "Herz Trump", "the suit comes after the contract; did you mean 'Trump H'?"),
-    (solver.Kratzen, "Herz Trumpf", "the suit comes after the contract; did you mean 'Trump H'?"),
-    (solver.Kratzen, "Eichel Trump Muss", "the suit comes after the contract; did you mean 'Trump E Muss'?"),
-    (solver.Schafkopf, "Gras Wenz", f"'Gras' is G: {UNKNOWN_SCHAFKOPF.format('Wenz G')}"),
-    (solver.Schafkopf, "Herz Wenz", f"'Herz' is H: {UNKNOWN_SCHAFKOPF.format('Wenz H')}"),
+    (solver.Schafkopf, "Herz Solo", "contract 'Herz Solo': the suit comes after the contract; did you mean 'Solo H'?"),
+    (solver.Schafkopf, "Eichel Rufer",
+     "contract 'Eichel Rufer': the suit comes after the contract; did you mean 'Rufer E'?"),
+    (solver.Kratzen, "Herz Trump", "contract 'Herz Trump': the suit comes after the contract; did you mean 'Trump H'?"),
+    (solver.Kratzen, "Herz Trumpf",
+     "contract 'Herz Trumpf': the suit comes after the contract; did you mean 'Trump H'?"),
+    (solver.Kratzen, "Eichel Trump Muss",
+     "contract 'Eichel Trump Muss': the suit comes after the contract; did you mean 'Trump E Muss'?"),
+    (solver.Schafkopf, "Gras Wenz", UNKNOWN_SCHAFKOPF_SUIT_WORD.format("Gras Wenz", "Gras", "G")),
+    (solver.Schafkopf, "Herz Wenz", UNKNOWN_SCHAFKOPF_SUIT_WORD.format("Herz Wenz", "Herz", "H")),
 ])
 def test_a_suit_word_the_contract_cannot_take_or_placed_first_says_why(game, text, message):
     """A suit named in words or by a card is a suit: where the contract does not take it the message says so (and
@@ -737,7 +781,7 @@ def test_a_suit_word_the_contract_cannot_take_or_placed_first_says_why(game, tex
     first ("Herz Solo"), is told the contract it means."""
     with pytest.raises(InvalidContractError) as refused:
         game.parse_contract(text)
-    assert str(refused.value) == f"contract {text!r}: {message}"
+    assert str(refused.value) == message
 
 
 @pytest.mark.parametrize("seat", ["x", True, 2.5, 0])

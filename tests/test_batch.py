@@ -149,6 +149,28 @@ def test_an_unreadable_record_is_named_by_the_line_it_starts_on(tmp_path: Path) 
     assert error["id"] == f"{source}:1" and error["error"].startswith(f"{source}:2:")
 
 
+def test_a_record_cut_off_after_its_board_tag_keeps_its_board(tmp_path: Path) -> None:
+    """The last record cut off inside its [Deal] tag (no newline at the end) had its [Board] read before the break:
+    its error line carries that board and its id the ``#BOARD`` suffix, as a readable record's do; a record broken
+    before its [Board] tag has no ``board`` at all (the schema's "could not be read")."""
+    good = format_record(list(solver.random_records("Kratzen", 5, 1))[0])
+    cut = '[Game "Kratzen"]\n[Board "600"]\n[Seats "3"]\n[Deal "1: EO E9 SU'
+    source = tmp_path / "cut.tbn"
+    source.write_text(good + "\n" + cut, encoding="utf-8")
+    out = tmp_path / "out.jsonl"
+    assert solve_batch(source, out, workers=1).errors == 1
+    error = next(line for line in _lines(out) if "error" in line)
+    start = good.count("\n") + 2
+    assert error["id"] == f"{source}:{start}#600" and error["board"] == "600"
+    assert error["error"] == (f"{source}:{start + 3}:7: unterminated tag value (got '\"1: EO E9 SU', "
+                              "expected a closing '\"')")
+    source.write_text(good + "\n" + '[Game "Kratzen"]\n[Seats "3"\n[Board "600"]\n', encoding="utf-8")
+    out.unlink()
+    assert solve_batch(source, out, workers=1).errors == 1
+    error = next(line for line in _lines(out) if "error" in line)
+    assert error["id"] == f"{source}:{start}" and "board" not in error
+
+
 def test_an_output_file_that_is_no_batch_output_is_refused_and_left_alone(tmp_path: Path) -> None:
     source = tmp_path / "deals.tbn"
     write_records(list(solver.random_records("Kratzen", 5, 2)), source)

@@ -262,7 +262,7 @@ def test_the_pot_0_note_is_known_by_its_value_not_its_words():
     (played,) = documents("score", "--dd", EXAMPLES / "kratzen.tbn", "--board", "3",
                           "--play", "EU EK EO E7 G7 GK GZ G8 S6 HU E8 SO SZ G9 SU S7")
     assert solved["notes"] == [POT_ZERO_LINES_NOTE]
-    assert played["notes"] == played["dd"]["notes"] == ["a Muss deal: no trick payouts", POT_ZERO_SCORE_NOTE]
+    assert played["notes"] == played["dd"]["notes"] == ["a Muss: tricks pay nothing", POT_ZERO_SCORE_NOTE]
     assert [is_pot_zero_note(note) for note in played["notes"]] == [False, True]
     assert is_pot_zero_note(POT_ZERO_LINES_NOTE)
     assert not is_pot_zero_note("pot 0: every deal settles at 0 chips, so the bots' payments say nothing "
@@ -319,33 +319,37 @@ def test_the_json_pot_0_note_asks_for_a_pot_only_where_none_was_given(tmp_path):
         (solved,) = documents("solve", "-o", "score", path, *pot, "--from-start")
         (scored,) = documents("score", "--dd", path, *pot)
         assert solved["notes"] == [lines], (path, pot)
-        assert scored["notes"] == scored["dd"]["notes"] == ["a Muss deal: no trick payouts", deal], (path, pot)
+        assert scored["notes"] == scored["dd"]["notes"] == ["a Muss: tricks pay nothing", deal], (path, pot)
 
 
 def test_score_dd_of_a_kratzen_deal_without_a_pot_notes_it():
     """The double-dummy settlement's deal is scored as any other, notes and all: the JSON's ``dd`` keeps its notes (a
     pot of 0, a Muss deal), and ``score --dd`` on an unfinished Kratzen deal says the pot of 0 once on stderr."""
     (muss,) = documents("score", "--dd", EXAMPLES / "kratzen.tbn", "--board", "3")
-    assert muss["dd"]["notes"] == ["a Muss deal: no trick payouts",
+    assert muss["dd"]["notes"] == ["a Muss: tricks pay nothing",
                                    "pot 0: tricks and targets only (give the record a [Pot] tag, or --pot CHIPS)"]
     (paid,) = documents("score", "--dd", EXAMPLES / "kratzen.tbn", "--board", "3", "--pot", "8")
-    assert paid["dd"]["notes"] == ["a Muss deal: no trick payouts"]
+    assert paid["dd"]["notes"] == ["a Muss: tricks pay nothing"]
     text = run("score", "--dd", EXAMPLES / "kratzen.tbn", "--board", "3")
-    assert "note: a Muss deal: no trick payouts" in text.stdout and "pot 0:" not in text.stdout
+    # the pot line says the Muss; the settlement's note in the same words is not said again
+    assert [line for line in text.stdout.splitlines() if "Muss:" in line] == [
+        "pot: 0 chips, a Muss: tricks pay nothing"] and "pot 0:" not in text.stdout
     assert f"stich: {POT_ZERO_SAID.format(what='deal')} (the Kratzen record at {EXAMPLES / 'kratzen.tbn'}:30)" in (
         text.stderr.splitlines())
 
 
 def test_score_dd_of_a_finished_muss_deal_says_its_note_once(tmp_path):
-    """A finished Muss deal's score and its double-dummy settlement both note the Muss: the text said it under the
-    payments (``a Muss deal: ...``) and again under the settlement (``note: a Muss deal: ...``). It is said once, as
-    every note of the score is, ``note: ...``; the JSON's ``dd`` keeps its own notes."""
+    """A finished Muss deal's score and its double-dummy settlement both note the Muss, and the pot line over them
+    says it too: the text said it there (``a Muss: tricks pay nothing``), under the payments (``note: a Muss deal:
+    no trick payouts``) and under the settlement. It is said once, on the pot line, whose words the note shares;
+    the JSON, which has no pot line, keeps the notes of the deal and of its ``dd``."""
     record = tmp_path / "muss.tbn"
     record.write_text(KRATZEN_MUSS_PLAYED.format(pot='[Pot "8"]\n'))
     text = run("score", "--dd", record).stdout
-    assert [line for line in text.splitlines() if "Muss deal" in line] == ["note: a Muss deal: no trick payouts"]
+    assert [line for line in text.splitlines() if "Muss" in line] == [
+        f"{record}:1 - Kratzen Trump H Muss, attacker 1", "pot: 8 chips, a Muss: tricks pay nothing"]
     (document,) = documents("score", "--dd", record)
-    assert document["notes"] == document["dd"]["notes"] == ["a Muss deal: no trick payouts"]
+    assert document["notes"] == document["dd"]["notes"] == ["a Muss: tricks pay nothing"]
 
 
 def test_solve_writes_every_objective_s_title_in_capitals():
@@ -3765,8 +3769,24 @@ def test_a_double_ctrl_c_stops_batch_with_its_message_and_130(tmp_path):
                                       lambda output: out.exists() and out.stat().st_size > 0, presses=2)
     assert code == 130, text[-1000:]
     assert "Traceback" not in text, text[-2000:]
-    assert (f"stich: batch: stopped by the interrupt (SIGINT); the results written so far are kept in {out}: rerun "
-            "the command to resume") in text, text[-1000:]
+    kept = out.read_text().count("\n")  # the whole lines in the file, which the stop counts
+    assert (f"stich: batch: stopped by the interrupt (SIGINT); the {kept:,} result{'s' if kept > 1 else ''} written "
+            f"so far {'are' if kept > 1 else 'is'} kept in {out}: rerun the command to resume") in text, text[-1000:]
+
+
+def test_a_stopped_batch_counts_the_results_its_output_keeps(tmp_path):
+    """The stop says how many whole lines the output holds (a line the stop cut is none: a rerun trims it), one as
+    one result, and nothing written where the file is empty or was never made."""
+    from cli.batch import _kept_text
+
+    out = tmp_path / "out.jsonl"
+    assert _kept_text(out) == f"nothing was written to {out} yet: rerun the command to resume"
+    out.write_text("")
+    assert _kept_text(out) == f"nothing was written to {out} yet: rerun the command to resume"
+    out.write_text('{"id":"a"}\n{"id":"b"')
+    assert _kept_text(out) == f"the 1 result written so far is kept in {out}: rerun the command to resume"
+    out.write_text('{"id":"a"}\n' * 1112)
+    assert _kept_text(out) == f"the 1,112 results written so far are kept in {out}: rerun the command to resume"
 
 
 def test_a_double_ctrl_c_stops_the_board_without_a_traceback():

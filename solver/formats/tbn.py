@@ -1027,7 +1027,7 @@ def _read(stream: IO, source: str, *, recover: bool, first: int | None = None,
                 if not given and isinstance(text, str) and not blank else failed
             if not recover:
                 raise error from None
-            error.record_line = builder.tags[0].line if builder.tags else error.line
+            _mark_record(error, builder)
             # a bad record ends at its blank line, and what follows is read as any text between records is: stray
             # text there is said once (cards after a blank line inside a Play section with the hint), and its
             # further blocks (the rest of a Play section spaced out by blank lines) are not said again
@@ -1059,6 +1059,7 @@ def _read(stream: IO, source: str, *, recover: bool, first: int | None = None,
     except ParseError as error:
         if not recover:
             raise
+        _mark_record(error, builder)
         yield error
         return
     if builder.tags:
@@ -1068,6 +1069,14 @@ def _read(stream: IO, source: str, *, recover: bool, first: int | None = None,
     elif not given and alone is not None:
         alone.comments_alone.extend(builder.comments)
         alone.lines_read = number
+
+
+def _mark_record(error: ParseError, builder: _Builder) -> None:
+    """Give the error of a bad record what was read of it before the fault: the line of its first tag and its
+    [Board] tag, so that a reader that goes on after errors names the record as its good neighbours are named."""
+    error.record_line = builder.tags[0].line if builder.tags else error.line
+    board = builder.first.get("board")
+    error.record_board = board.value if board is not None else None
 
 
 class _Lookahead(Iterator[tuple[int, "str | ParseError"]]):

@@ -1067,7 +1067,10 @@ def german_suit_word_error(game: type[Game], text: str, word: str, written: Call
     ("Herz Solo", ``word`` then being the contract's own word): that order is what the message corrects. Where the
     meant contract is refused for its suit, as a Rufer is for hearts (the same contract in another suit reads), its
     own reason is said: ``'Herz' is H: hearts cannot be called in a Rufer``, as it is where the meant contract
-    reads in no suit (``'Eichel' is E: 'Mus' is not Muss or SevenMuss``)."""
+    reads in no suit (``'Eichel' is E: 'Mus' is not Muss or SevenMuss``); where it is of no form the game reads (a
+    misspelt name, "Rufr Herz"), its game's unknown-contract message is said of ``text``, the suit read in passing:
+    ``unknown Schafkopf contract 'Rufr Herz' ('Herz' is H); did you mean 'Rufer E|G|S'? (expected ...)``, one
+    sentence, not one message quoted inside another."""
     named_by = word if suit_first is None else suit_first
     suit = german_suit_of_word(game.pack, named_by)
     if suit is None:
@@ -1076,6 +1079,9 @@ def german_suit_word_error(game: type[Game], text: str, word: str, written: Call
     try:
         game.read_contract(guess)
     except InvalidContractError as refused:
+        if isinstance(refused, ContractFormError) and quoted(guess) in str(refused):  # it says the form expected
+            return ContractFormError(str(refused).replace(quoted(guess),
+                                                          f"{quoted(text)} ({quoted(named_by)} is {suit})", 1))
         reason = str(refused).removeprefix(f"contract {quoted(guess)}: ")
         said = ContractFormError if isinstance(refused, ContractFormError) else InvalidContractError  # the form too
         return said(f"contract {quoted(text)}: {quoted(named_by)} is {suit}: {reason}")

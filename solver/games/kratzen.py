@@ -123,6 +123,11 @@ class KratzenRules(TrumpSuitRules):
 # RULES.md 3.4: scoring -----------------------------------------------------------------------------------------
 
 
+#: What a Muss means for the pot, in the words the pot line over a diagram or score says it (:meth:`Kratzen.pot_words`)
+#: and a Muss deal's score notes it: one wording, so that the score's text, which prints both, says it once.
+MUSS_POT_WORDS = "a Muss: tricks pay nothing"
+
+
 def is_muss(contract: Contract) -> bool:
     return contract.modifier in ("muss", "sevenmuss")
 
@@ -151,7 +156,7 @@ def score_items(rules: KratzenRules, pot: int, winners: list[int]) -> tuple[list
             items.append(ScoreItem("penalty", (), pot, 2 if attacker else 1, False, penalty,
                                    f"seat {seat + 1} took {taken} trick{'' if taken == 1 else 's'} ({target} needed"
                                    + ("; the attacker pays 2P)" if attacker else ")"), (seat + 1,)))
-    notes = ["a Muss deal: no trick payouts"] if muss else []
+    notes = [MUSS_POT_WORDS] if muss else []
     left = pot - 4 * share
     if not muss and left:  # the items say P/4; this says what it came to (RULES.md 3.4)
         chips = "1 chip stays" if left == 1 else f"{left} chips stay"
@@ -249,7 +254,7 @@ class Kratzen(Game):
         """A Muss pays no trick whatever the pot (RULES.md 3.4), which is said before a pot of 0 or one whose quarter
         is under a chip is blamed."""
         if is_muss(contract):
-            return "a Muss: tricks pay nothing"
+            return MUSS_POT_WORDS
         if not pot:
             return EMPTY_POT
         share = trick_share(contract, pot)
