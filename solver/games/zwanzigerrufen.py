@@ -947,14 +947,6 @@ class Zwanzigerrufen(Game):
         return BONUS_LABELS.get(name, name)
 
     @classmethod
-    def sided_item_title(cls, name: str, against: bool) -> str:
-        """The defenders' Absolut and Valat as ``stich check`` names them (``Absolut against``), the rest by
-        :meth:`item_title`: a defenders' Trull or Pagat Ultimo has no other name there either."""
-        if against and f"{name}_against" in OBJECTIVE_BONUSES:
-            return cls.row_title(f"{name}_against")
-        return cls.item_title(name)
-
-    @classmethod
     def objective_title(cls, name: str) -> str:
         """The item each bonus objective is paid as (:data:`OBJECTIVE_BONUSES`); ``pagat_beaten``, the Pagat played
         to the last trick and beaten (its silent loss, RULES.md 1.6), is ``Pagat Ultimo beaten``."""
