@@ -813,7 +813,7 @@ class Zwanzigerrufen(Game):
         close = did_you_mean(words[0], {"Normal": "Normal", "Rufer": "Normal", "Call": "Normal", "Solo": "Solo",
                                         "Schwarzer": "Solo", "SuitSolo": "SuitSolo", "Farbensolo": "SuitSolo"})
         raise ContractFormError(f"unknown Zwanzigerrufen contract {quoted(text)}{close} "
-                                   f"(expected {cls.contract_help})")
+                                f"(expected {cls.contract_help})")
 
     @classmethod
     def called_card(cls, deal: Deal) -> int:
