@@ -193,12 +193,12 @@ def remove_partial_beside(save: Path, compare: Path | None, measured: Collection
 def partial_note(beside: Path, error: OSError | None = None) -> str:
     """What a completed run says of the finished lines a stopped run left beside its output (:func:`partial_beside`,
     or ``bench/report.py``'s Markdown beside ``--out``), which it removed or, where removing them failed (``error``),
-    leaves to the user, out of date: a checkpoint's note (:func:`~solver.checkpoint.checkpoint_note`), as every
-    command says the work a file holds."""
-    from solver.checkpoint import REMOVED, checkpoint_note  # not for --help
+    leaves to the user, out of date: a checkpoint's note (:func:`~solver.checkpoint.removed_note`,
+    :func:`~solver.checkpoint.checkpoint_note`), as every command says the work a file holds."""
+    from solver.checkpoint import checkpoint_note, removed_note  # not for --help
 
     if error is None:
-        return checkpoint_note(beside, PARTIAL_LINES, REMOVED, "each measured again by this run")
+        return removed_note(beside, PARTIAL_LINES, "each measured again by this run")
     return checkpoint_note(beside, f"{PARTIAL_LINES}, out of date now", "not removed", str(error.strerror or error),
                            "remove it by hand")
 

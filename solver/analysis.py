@@ -1063,8 +1063,8 @@ def table_report(position: Position, *, engine: EngineSolver | None = None, refe
                  stop: threading.Event | None = None, settlement_engine: SettlementEngine | None = None,
                  pot: int | None = None) -> dict[str, Any]:
     """:func:`contract_table` of a position's deal as the document ``stich table --json`` prints; with the settlement
-    column, its ``notes`` as ``solve``'s score has them (:func:`~solver.scoring.score_notes`: a pot of 0 settles every
-    contract at 0), absent when there are none."""
+    column, its ``notes`` as ``solve``'s score has them (:func:`~solver.scoring.score_notes`), in the table's words
+    (a pot of 0 settles every contract at 0, as ``stich table`` says on stderr), absent when there are none."""
     check_position(position)
     entries = contract_table(position, engine=engine, reference_solver=reference_solver, progress=progress,
                              settlement=settlement, time_limit=time_limit, stop=stop,
@@ -1078,7 +1078,7 @@ def table_report(position: Position, *, engine: EngineSolver | None = None, refe
     document = {"schema": SCHEMA, "command": "table", **record_header(position),
                 "hands": [deal.hand_names(seat) for seat in range(deal.seats)],
                 "play_ignored": bool(position.played), "pot": pot, "entries": [entry.as_dict() for entry in entries]}
-    notes = score_notes(position) if settlement else []
+    notes = score_notes(position, "contract") if settlement else []
     if notes:
         document["notes"] = notes
     return document

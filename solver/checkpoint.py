@@ -131,20 +131,26 @@ class SpanSet:
             yield start, end
 
 
-#: The verdict of :func:`checkpoint_note` on a file the run removed, which then holds nothing: said first.
-REMOVED = "removed"
-
-
 def checkpoint_note(path: str | os.PathLike, holds: str, verdict: str, why: str = "", then: str = "") -> str:
     """What a run says of work a checkpoint holds other than its own to resume as asked (a journal of analyse or
     match, a batch's output, the lines a stopped bench run left beside its output): one shape for every command, so
     that the same case reads the same in each, ``FILE: holds WHAT, VERDICT (WHY); THEN``, said once on stderr after
     the command's name (``stich: match: m.ckpt: holds 2 other matches, not resumed (their bots or settings differ);
     this run starts afresh beside them, which stay in the file``). ``verdict`` is what the run does with it
-    (resumed, not resumed, written afresh, kept, :data:`REMOVED`), ``then`` what follows from it or mends it. A
-    removed file holds nothing any more: ``FILE: removed, it held WHAT (WHY)``."""
-    said = f"{REMOVED}, it held {holds}" if verdict == REMOVED else f"holds {holds}, {verdict}"
-    return f"{shown_name(path)}: {said}" + (f" ({why})" if why else "") + (f"; {then}" if then else "")
+    (resumed, not resumed, written afresh, kept), ``then`` what follows from it or mends it. A file the run removed
+    is :func:`removed_note`'s."""
+    return f"{shown_name(path)}: holds {holds}, {verdict}" + _why_then(why, then)
+
+
+def removed_note(path: str | os.PathLike, holds: str, why: str = "", then: str = "") -> str:
+    """A checkpoint the run removed, as :func:`checkpoint_note` says the rest: it holds nothing any more, so what it
+    held comes after the verdict, ``FILE: removed, it held WHAT (WHY); THEN``."""
+    return f"{shown_name(path)}: removed, it held {holds}" + _why_then(why, then)
+
+
+def _why_then(why: str, then: str) -> str:
+    """The tail of a checkpoint's note: ``why`` in brackets, then ``then`` after a semicolon, each where given."""
+    return (f" ({why})" if why else "") + (f"; {then}" if then else "")
 
 
 def no_work_note(path: str | os.PathLike, unstarted: str) -> str:
@@ -661,5 +667,5 @@ def journalled_by_job(checkpoint: str | os.PathLike, jobs: Mapping[Hashable, Seq
 
 
 __all__ = ["Journal", "Span", "SpanSet", "checkpoint_note", "job_kind", "journalled_by_job", "journalled_samples",
-           "no_work_note", "not_resumed_note", "other_jobs_note", "room_refusal", "same_job", "samples_held",
-           "torn_tail", "trim_partial_line", "unstarted_file"]
+           "no_work_note", "not_resumed_note", "other_jobs_note", "removed_note", "room_refusal", "same_job",
+           "samples_held", "torn_tail", "trim_partial_line", "unstarted_file"]

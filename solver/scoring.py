@@ -11,13 +11,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from html import escape
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING, Any, Literal, Sequence
 
 from .errors import InvalidPositionError, ParseError, StichError
 from .games import games_with, get_game
 from .games.base import Game, Rules
-from .games.outcome import (ITEM_COLUMNS, ITEM_NUMBER_COLUMNS, MAX_POT, POT_ZERO_LINES_GIVEN_NOTE, POT_ZERO_LINES_NOTE,
-                            POT_ZERO_SCORE_GIVEN_NOTE, POT_ZERO_SCORE_NOTE, ScoreItem, Scored, read_pot, signed)
+from .games.outcome import (ITEM_COLUMNS, ITEM_NUMBER_COLUMNS, MAX_POT, POT_ZERO_SCORE_GIVEN_NOTE, POT_ZERO_SCORE_NOTE,
+                            ScoreItem, Scored, pot_zero_note, read_pot, signed)
 from .html_tables import html_table
 from .position import Position, check_position, every_seat_for_itself
 
@@ -200,9 +200,11 @@ def bonuses_scored_as(position: Position, *, pot: object = None, announcements: 
 ENDING_NOTE = "an ending: scored on the cards it holds, as a whole deal would be (docs/scoring.md)"
 
 
-def score_notes(position: Position) -> list[str]:
+def score_notes(position: Position, what: Literal["line", "contract"] = "line") -> list[str]:
     """What a reader of the position's double-dummy score should know before reading it: that an ending is scored
-    as a whole deal would be, and that a game paid from a pot with none given settles every line at 0."""
+    as a whole deal would be, and that a game paid from a pot with none given settles every ``what`` at 0 (a line
+    of ``solve``'s and ``check``'s score, a contract of ``table``'s settlement column: one of
+    :data:`~solver.games.outcome.POT_ZERO_NOTES`)."""
     notes = [] if position.game.is_whole(position.rules.deal) else [ENDING_NOTE]
     if position.game.has_pot:
         try:
@@ -210,7 +212,7 @@ def score_notes(position: Position) -> list[str]:
         except StichError:
             return notes  # the score itself says what is wrong with the tag
         if not pot:
-            notes.append(POT_ZERO_LINES_GIVEN_NOTE if pot_given(position) else POT_ZERO_LINES_NOTE)
+            notes.append(pot_zero_note(what, pot_given(position)))
     return notes
 
 

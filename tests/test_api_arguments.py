@@ -686,8 +686,7 @@ def test_solo_tout_may_be_two_words():
     (solver.Kratzen, "Trumpp Herz Muss", "did you mean 'Trump H Muss'?"),
     (solver.Kratzen, "Rufr Herz", "did you mean 'Trump H'?"),
     (solver.Kratzen, "Herz Trumpp", "did you mean 'Trump H'?"),
-    (solver.Kratzen, "Blau Trump", "did you mean 'Trump E|G|H|S'?"),  # no suit: the form, the suit after Trump
-    (solver.Kratzen, "Blau Trump Muss", "did you mean 'Trump E|G|H|S Muss'?"),
+    (solver.Kratzen, "Blau Trump", None),  # no suit first: no pattern offered as a contract (the test below)
     # the other words a contract is read by ("Rufer" is a Normal, "Schwarzer" a Solo) are matched, naming it
     (solver.Zwanzigerrufen, "Rufr Herz", "did you mean 'Normal'?"),
     (solver.Zwanzigerrufen, "Schwarzr", "did you mean 'Solo'?"),
@@ -698,6 +697,16 @@ def test_a_misspelt_contract_gets_a_suggestion(game, text, close):
     message = str(refused.value)
     assert message.startswith(f"unknown {game.name} contract {text!r}") and "(expected " in message
     assert (close in message) if close else "did you mean" not in message
+
+
+@pytest.mark.parametrize("text", ["Blau Trump", "Blau Trump Muss", "Blau Trumpp"])
+def test_a_word_before_trump_that_is_no_suit_is_told_where_the_suit_goes(text):
+    """"Blau Trump" names no suit first: the message says where the suit goes, not a pattern as a contract to mean
+    ('Trump E|G|H|S', which the expected form says again)."""
+    with pytest.raises(InvalidContractError) as refused:
+        solver.Kratzen.parse_contract(text)
+    assert str(refused.value) == (f"unknown Kratzen contract {text!r}; the suit comes after Trump"
+                                  " (expected Trump E|G|H|S [Muss|SevenMuss])")
 
 
 @pytest.mark.parametrize("text, hint", [

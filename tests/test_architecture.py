@@ -139,3 +139,5 @@ def test_the_pot_flag_is_written_once():
     assert written == ["solver.games.outcome"]
     assert analysis.POT_BY_FLAG is outcome.POT_BY_FLAG == "--pot CHIPS"
     assert outcome.POT_ZERO_LINES_NOTE == "pot 0: every line settles at 0 (give the record a [Pot] tag, or --pot CHIPS)"
+    assert outcome.POT_ZERO_CONTRACTS_NOTE == (
+        "pot 0: every contract settles at 0 (give the record a [Pot] tag, or --pot CHIPS)")

@@ -1353,18 +1353,20 @@ def test_table_refuses_a_pot_beside_no_settlement():
 
 def test_table_names_the_pot_its_settlement_column_is_paid_from():
     """The table's settlement column depends on the pot, so its JSON says which (as score's and analyse's do), and a pot
-    of 0 that settles every contract at 0 gets the note solve and score give: in the JSON's notes (the JSON had none,
-    and --json leaves the line on stderr out), in the text once on stderr."""
+    of 0 that settles every contract at 0 gets the note solve and score give, in the table's words (every contract,
+    as the text says once on stderr, not every line): in the JSON's notes (the JSON had none, and --json leaves the
+    line on stderr out)."""
     (paid,) = documents("table", EXAMPLES / "kratzen.tbn", "-b", "2", "--pot", "40")
     (plain,) = documents("table", EXAMPLES / "kratzen.tbn", "-b", "2")
     (unsettled,) = documents("table", EXAMPLES / "kratzen.tbn", "-b", "2", "--no-settlement")
     (schafkopf,) = documents("table", EXAMPLES / "schafkopf.tbn", "-b", "7")
     (given,) = documents("table", EXAMPLES / "kratzen.tbn", "-b", "2", "--pot", "0")
     assert (paid["pot"], plain["pot"], unsettled["pot"], schafkopf["pot"]) == (40, 0, None, None)
-    assert plain["notes"] == [POT_ZERO_LINES_NOTE] and given["notes"] == [POT_ZERO_LINES_GIVEN_NOTE]
+    assert plain["notes"] == ["pot 0: every contract settles at 0 (give the record a [Pot] tag, or --pot CHIPS)"]
+    assert given["notes"] == ["pot 0: every contract settles at 0"]  # a pot of 0 given: no pot asked for
     assert not {"notes"} & (paid.keys() | unsettled.keys() | schafkopf.keys())  # absent when nothing, as solve's
     (solved,) = documents("solve", EXAMPLES / "kratzen.tbn", "-b", "2")
-    assert solved["notes"] == plain["notes"]  # the same note as solve's score
+    assert solved["notes"] == [POT_ZERO_LINES_NOTE]  # solve's score: every line
     text = " ".join(run("table", EXAMPLES / "kratzen.tbn", "-b", "2", "--pot", "40").stdout.split())
     assert "settlement: the attacker's double-dummy payment, with a pot of 40 chips" in text
     assert "note: pot 0" not in text

@@ -623,9 +623,12 @@ class Game(metaclass=GameType):
 
     @classmethod
     def sided_item_title(cls, name: str, against: bool) -> str:
-        """A score item as the text tables name it: :meth:`item_title`, the defenders' bonus (``against``) named as
-        ``stich check``'s row names their form where the game has one (:meth:`row_title`). The item title alone by
-        default."""
+        """A score item as the text tables name it, so that ``score`` and ``check`` call one bonus alike: the
+        defenders' (``against``) by ``stich check``'s row for their objective where the game has one
+        (``schneider_against`` among :attr:`objectives`: ``Schneider against``, :meth:`row_title`), the rest by
+        :meth:`item_title` (a defenders' Trull or Pagat Ultimo has no other name there either)."""
+        if against and f"{name}_against" in cls.objectives:
+            return cls.row_title(f"{name}_against")
         return cls.item_title(name)
 
     @classmethod

@@ -273,9 +273,9 @@ class Kratzen(Game):
     @classmethod
     def _unknown_contract(cls, text: str, words: list[str]) -> InvalidContractError:
         """A misspelt contract's message, suggesting only what reads: the rest of what was given kept after
-        ``Trump``, a suit named in words by its letter ("Trumpp H", "Trumpp Herz": 'Trump H'); the suit first and
-        no suit ("Blau Trump"), the form with the suit after ``Trump`` ('Trump E|G|H|S'); where nothing reads, the
-        expected form alone says it."""
+        ``Trump``, a suit named in words by its letter ("Trumpp H", "Trumpp Herz": 'Trump H'); a word before
+        ``Trump`` that is no suit ("Blau Trump"), only that the suit comes after it (a pattern offered as a contract
+        would repeat the expected form); where nothing reads, the expected form alone says it."""
         suit = german_suit_of_word(PACK, words[1]) if len(words) > 1 else None
         whole = " ".join(("Trump", *([suit] if suit else words[1:2]), *words[2:]))
         close = (f"; did you mean {quoted(whole)}?"
@@ -284,8 +284,11 @@ class Kratzen(Game):
         if len(words) >= 2 and (words[1].lower() in _TRUMP_WORDS or did_you_mean(words[1], _TRUMP_WORDS)):
             # the Bavarian order, the suit first ("Herz Trumpp": 'Trump H'), or a word that is no suit ("Blau")
             first = german_suit_of_word(PACK, words[0])
-            bavarian = " ".join(("Trump", first or "E|G|H|S", *words[2:]))
-            close = f"; did you mean {quoted(bavarian)}?" if not first or reads_contract(cls, bavarian) else ""
+            if first is None:
+                close = "; the suit comes after Trump"
+            else:
+                bavarian = " ".join(("Trump", first, *words[2:]))
+                close = f"; did you mean {quoted(bavarian)}?" if reads_contract(cls, bavarian) else ""
         return ContractFormError(f"unknown Kratzen contract {quoted(text)}{close} (expected {cls.contract_help})")
 
     @classmethod

@@ -403,14 +403,6 @@ class Schafkopf(Game):
         return ITEM_TITLES.get(name, name)
 
     @classmethod
-    def sided_item_title(cls, name: str, against: bool) -> str:
-        """The defenders' Schneider and Schwarz as ``stich check``'s rows name them (``Schneider against``), so that
-        ``score`` and ``check`` call one bonus alike; the rest by :meth:`item_title`."""
-        if against and f"{name}_against" in cls.objectives:
-            return cls.row_title(f"{name}_against")
-        return cls.item_title(name)
-
-    @classmethod
     def dealt_bonuses(cls, rules: Rules, state: PlayState, inputs: object = None) -> tuple[DealtBonus, ...]:
         """The Laufende (RULES.md 2.5): the dealt hands decide them, an ending's own hands those the score of an
         ending counts (docs/scoring.md); a Sie has none to count."""

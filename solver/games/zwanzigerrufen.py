@@ -813,7 +813,7 @@ class Zwanzigerrufen(Game):
         close = did_you_mean(words[0], {"Normal": "Normal", "Rufer": "Normal", "Call": "Normal", "Solo": "Solo",
                                         "Schwarzer": "Solo", "SuitSolo": "SuitSolo", "Farbensolo": "SuitSolo"})
         raise ContractFormError(f"unknown Zwanzigerrufen contract {quoted(text)}{close} "
-                                   f"(expected {cls.contract_help})")
+                                f"(expected {cls.contract_help})")
 
     @classmethod
     def called_card(cls, deal: Deal) -> int:
@@ -945,14 +945,6 @@ class Zwanzigerrufen(Game):
     def item_title(cls, name: str) -> str:
         """The rule book's names (docs/scoring.md): Pagat Ultimo, 4 Kings, ..."""
         return BONUS_LABELS.get(name, name)
-
-    @classmethod
-    def sided_item_title(cls, name: str, against: bool) -> str:
-        """The defenders' Absolut and Valat as ``stich check`` names them (``Absolut against``), the rest by
-        :meth:`item_title`: a defenders' Trull or Pagat Ultimo has no other name there either."""
-        if against and f"{name}_against" in OBJECTIVE_BONUSES:
-            return cls.row_title(f"{name}_against")
-        return cls.item_title(name)
 
     @classmethod
     def objective_title(cls, name: str) -> str:
