@@ -1021,7 +1021,7 @@ def test_the_pot_is_in_the_middle_of_a_kratzen_table(driver, server):
     assert not driver.find_elements("id", "pot")
     fault = ("pasted text:7:7: [Pot] is not a number of chips (got 'lots', expected a whole number from 0 to "
              "999,999,999)")
-    assert f"Pot none (tricks and targets only) · {fault}" in driver.find_element("id", "contract").text
+    assert f"Pot none · {fault}" in driver.find_element("id", "contract").text
     # the Score chosen there is refused in the same words, and not offered again: it would be refused again
     driver.execute_script("const box = $('objective'); box.value = 'score'; box.dispatchEvent(new Event('change'))")
     wait_for(lambda: settled(driver) and driver.execute_script("return S.values.kind") == "error", "the refusal")

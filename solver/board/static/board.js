@@ -448,8 +448,8 @@ function renderContract() {
   }
   // how to give a pot, where the record gave none (a [Pot "0"] tag, the Deal form's 0, is a pot of 0 on purpose)
   if (view.pot && !view.pot.start && !view.pot.given) facts.push(["Pot", POT_NONE]);
-  // a [Pot] that does not read: the deal has no pot, and is played for its tricks and targets (stich check's words)
-  if (view.pot_error) facts.push(["Pot", `none (tricks and targets only) · ${view.pot_error}`]);
+  // a [Pot] that does not read: the deal has no pot and nothing is settled, only the fault is said (stich check's)
+  if (view.pot_error) facts.push(["Pot", `none · ${view.pot_error}`]);
   document.title = `${view.label} · stich board`;  // two tabs of the board say their deals in the tab bar
   box.replaceChildren(el("div", { class: "title", id: "title" }, view.label),
     view.event ? el("div", { class: "hint" }, view.event) : "",
