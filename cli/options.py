@@ -107,7 +107,7 @@ def _objective_titles() -> dict[str, str]:
 @functools.cache
 def _row_titles() -> dict[str, str]:
     """Each objective's and dealt bonus's name with its row title as the tables print it (``4 Kings``)."""
-    return {name: game.row_title(name) for game in reversed(GAMES)
+    return {name: game.row_title(name) for game in GAMES
             for name in (*game.objectives, *game.dealt_bonus_names)}
 
 

@@ -1021,7 +1021,7 @@ def test_the_pot_is_in_the_middle_of_a_kratzen_table(driver, server):
     assert not driver.find_elements("id", "pot")
     fault = ("pasted text:7:7: [Pot] is not a number of chips (got 'lots', expected a whole number from 0 to "
              "999,999,999)")
-    assert f"Pot none (tricks and targets only) · {fault}" in driver.find_element("id", "contract").text
+    assert f"Pot none · {fault}" in driver.find_element("id", "contract").text
     # the Score chosen there is refused in the same words, and not offered again: it would be refused again
     driver.execute_script("const box = $('objective'); box.value = 'score'; box.dispatchEvent(new Event('change'))")
     wait_for(lambda: settled(driver) and driver.execute_script("return S.values.kind") == "error", "the refusal")
@@ -1727,6 +1727,26 @@ def test_a_screen_reader_is_told_what_the_deal_pays(driver, server):
     wait_for(lambda: settled(driver) and not driver.execute_script("return S.view.is_over"), "a card back")
     assert "pays" not in driver.find_element("id", "announce").get_attribute("textContent")
 
+
+def test_a_card_taken_back_after_a_lost_tout_says_what_the_deal_pays(driver, server):
+    """A Tout lost in trick 2 is settled there, before the deal is over: a card of trick 3 taken back says what the
+    deal pays, as a step forward to the same table does, not only whose card it was."""
+    text = ('[Game "Schafkopf"]\n[Board "1"]\n[Contract "WenzTout"]\n[Declarer "1"]\n'
+            '[Deal "EO GO HO SO EU GU HU SU / EA EZ EK E9 E8 E7 GA GZ / GK G9 G8 G7 HA HZ HK H9 / '
+            'H8 H7 SA SZ SK S9 S8 S7"]\n[Play "1"]\nEU E7 G7 S7\nEO EA G8 S8\nEZ\n*\n')
+    paste_record(driver, server, text, "S.cursor === 9", "the record's last card")
+    pays = ("the Tout was lost in trick 2: the deal ends there. "
+            "It pays (game units): seat 1 -54, seat 2 +18, seat 3 +18, seat 4 +18.")
+    driver.execute_script("goTo(8)")
+    wait_for(lambda: settled(driver) and driver.execute_script("return S.cursor") == 8, "EZ taken back")
+    assert driver.find_element("id", "announce").get_attribute("textContent") == \
+        f"Seat 2 took back Eichel Ten (EZ). Seat 2 to play. {pays}"
+    driver.execute_script("goTo(7)")  # a step back to the lost trick's third card, then forward to its last
+    wait_for(lambda: settled(driver) and driver.execute_script("return S.cursor") == 7, "S8 taken back")
+    driver.execute_script("goTo(8)")
+    wait_for(lambda: settled(driver) and driver.execute_script("return S.cursor") == 8, "S8 played")
+    assert driver.find_element("id", "announce").get_attribute("textContent") == \
+        f"Seat 4 played Schellen Eight (S8). Seat 2 won the trick. Seat 2 to play. {pays}"
 
 def test_the_play_list_goes_to_a_card_or_a_trick_from_the_keyboard(driver, server):
     """The play list's cards, which a click returns to, are buttons with one tab stop, the card shown (aria-current),

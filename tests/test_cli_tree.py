@@ -448,14 +448,16 @@ def test_an_objective_is_asked_and_named_as_the_tables_name_it():
 
 def test_a_misspelt_objective_is_offered_in_the_form_it_was_written_in():
     """A misspelt title is offered the titles (``4 Kings``, ``Valat``), which ``-o`` takes, rather than the
-    identifiers (``four_kings``) it would not have guessed; a misspelt name is offered names."""
+    identifiers (``four_kings``) it would not have guessed; a misspelt name is offered names, and ``score``, which
+    has no title, its name."""
     path = EXAMPLES / "valat.tbn"
     offered = {written: run("solve", path, "-o", written, code=2).stderr.split("; ", 1)[1].split("? (")[0]
-               for written in ("4 King", "Valt", "valt", "four_kngs", "pagat_beatn", "Valat agaist")}
+               for written in ("4 King", "Valt", "valt", "four_kngs", "pagat_beatn", "Valat agaist", "Scroe")}
     assert offered == {"4 King": "did you mean '4 Kings'", "Valt": "did you mean 'Valat'",
                        "valt": "did you mean 'valat'", "four_kngs": "did you mean 'four_kings'",
                        "pagat_beatn": "did you mean 'pagat_beaten' or 'pagat_ultimo'",
-                       "Valat agaist": "did you mean 'Valat against' or 'Absolut against'"}
+                       "Valat agaist": "did you mean 'Valat against' or 'Absolut against'",
+                       "Scroe": "did you mean 'score'"}  # no title: offered by its name
     # what is offered is taken: the title of a dealt bonus is told the cards decide it, not refused as unknown
     assert "'4 Kings' is decided by the cards (Zwanzigerrufen: who holds them)" in run("solve", path, "-o", "4 Kings",
                                                                                        code=2).stderr

@@ -448,8 +448,8 @@ function renderContract() {
   }
   // how to give a pot, where the record gave none (a [Pot "0"] tag, the Deal form's 0, is a pot of 0 on purpose)
   if (view.pot && !view.pot.start && !view.pot.given) facts.push(["Pot", POT_NONE]);
-  // a [Pot] that does not read: the deal has no pot, and is played for its tricks and targets (stich check's words)
-  if (view.pot_error) facts.push(["Pot", `none (tricks and targets only) · ${view.pot_error}`]);
+  // a [Pot] that does not read: the deal has no pot and nothing is settled, only the fault is said (stich check's)
+  if (view.pot_error) facts.push(["Pot", `none · ${view.pot_error}`]);
   document.title = `${view.label} · stich board`;  // two tabs of the board say their deals in the tab bar
   box.replaceChildren(el("div", { class: "title", id: "title" }, view.label),
     view.event ? el("div", { class: "hint" }, view.event) : "",
@@ -1102,21 +1102,22 @@ async function refresh() {
 function announce(before = null) {
   const view = S.view;
   const said = [];
-  if (before !== null && before === S.cursor + 1 && !view.is_over) {
-    const card = view.hands[view.to_move - 1].cards.find((c) => c.name === S.moves[S.cursor]);
-    if (card) {
-      $("announce").textContent = `Seat ${view.to_move} took back ${card.spoken}. Seat ${view.to_move} to play.`;
-      return;
+  // one card back, the card taken back; its settlement is said as a step forward to this table says it
+  const takenBack = before !== null && before === S.cursor + 1
+    ? view.hands[view.to_move - 1].cards.find((c) => c.name === S.moves[S.cursor]) : undefined;
+  if (takenBack) {
+    said.push(`Seat ${view.to_move} took back ${takenBack.spoken}.`, `Seat ${view.to_move} to play.`);
+  } else {
+    if (before !== null && before !== S.cursor && before !== S.cursor - 1) {
+      said.push(S.cursor ? `After card ${S.cursor}.` : "At the start.");
     }
+    const trick = view.trick.length ? view.trick
+      : view.history.length ? view.history[view.history.length - 1].cards : [];
+    const last = S.cursor && trick.length ? trick[trick.length - 1] : null;
+    if (last) said.push(`Seat ${last.seat} played ${last.spoken}.`);
+    if (last && !view.trick.length) said.push(`Seat ${view.history[view.history.length - 1].winner} won the trick.`);
+    said.push(view.is_over ? "The deal is over." : `Seat ${view.to_move} to play.`);
   }
-  if (before !== null && before !== S.cursor && before !== S.cursor - 1) {
-    said.push(S.cursor ? `After card ${S.cursor}.` : "At the start.");
-  }
-  const trick = view.trick.length ? view.trick : view.history.length ? view.history[view.history.length - 1].cards : [];
-  const last = S.cursor && trick.length ? trick[trick.length - 1] : null;
-  if (last) said.push(`Seat ${last.seat} played ${last.spoken}.`);
-  if (last && !view.trick.length) said.push(`Seat ${view.history[view.history.length - 1].winner} won the trick.`);
-  said.push(view.is_over ? "The deal is over." : `Seat ${view.to_move} to play.`);
   said.push(...settlementWords(view));
   $("announce").textContent = said.join(" ");
 }
