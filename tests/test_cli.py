@@ -306,7 +306,7 @@ def test_a_pot_of_0_given_is_said_without_asking_for_a_pot(tmp_path, command, wh
 def test_the_json_pot_0_note_asks_for_a_pot_only_where_none_was_given(tmp_path):
     """``--json``'s pot-0 notes say what stderr says: with ``--pot 0`` or ``[Pot "0"]`` they do not ask for the pot
     already given; without one they ask for it (``solve``'s lines, ``score``'s deal and its ``dd``)."""
-    from solver.games.outcome import POT_ZERO_LINES_GIVEN_NOTE, POT_ZERO_SCORE_GIVEN_NOTE
+    from solver.games.outcome import POT_ZERO_SCORE_GIVEN_NOTE
 
     tagged = tmp_path / "tagged.tbn"
     tagged.write_text(KRATZEN_MUSS_PLAYED.format(pot='[Pot "0"]\n'))
