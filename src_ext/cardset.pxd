@@ -6,8 +6,7 @@
 # compress (7-4, "sheep and goats"): six rounds, round i shifting the bits that must move by an odd multiple of 2**i
 # down by 2**i. The six move masks depend on the mask alone, so a mask that packs several words (the live cards of a
 # table key) is prepared once (``prepare_compress``) and each word then costs six shift-and-merge steps
-# (``compress_prepared``); ``expand`` undoes it (pdep, or the same rounds run backwards). A loop over the mask's bits
-# took one iteration, and a mispredicted branch, per live card.
+# (``compress_prepared``); ``expand`` undoes it (pdep, or the same rounds run backwards).
 from libc.stdint cimport uint64_t
 
 cdef inline int popcount(uint64_t mask) noexcept nogil:
