@@ -684,7 +684,8 @@ def test_solo_tout_may_be_two_words():
     (solver.Kratzen, "Trumpf", None),  # another spelling the game reads
     # a suit named in words is offered by its letter, the suit first as the suit after
     (solver.Kratzen, "Trumpp Herz Muss", "did you mean 'Trump H Muss'?"),
-    (solver.Kratzen, "Rufr Herz", "did you mean 'Trump H'?"),
+    (solver.Kratzen, "Rufr Herz", None),  # "Rufr" is no misspelt Trump (difflib's ratio let it pass for "Trumpf")
+    (solver.Kratzen, "Herz Rufr", None), (solver.Kratzen, "Trum Herz", "did you mean 'Trump H'?"),
     (solver.Kratzen, "Herz Trumpp", "did you mean 'Trump H'?"),
     (solver.Kratzen, "Blau Trump", None),  # no suit first: no pattern offered as a contract (the test below)
     # the other words a contract is read by ("Rufer" is a Normal, "Schwarzer" a Solo) are matched, naming it
