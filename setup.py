@@ -25,7 +25,8 @@ def x86_flags() -> list[str]:
     """popcnt: a single instruction instead of a library call (every x86-64 processor since 2008 has it). bmi2
     (pext and pdep, for the table's rank-relative keys and the equivalent cards' groups) only when the processor
     building the engine runs them fast (``fast_pext``): the engine is built where it runs (``pip install`` compiles
-    it); without it portable branch-free C does the same."""
+    it); without it the table keys use portable branch-free C (cardset.pxd) and the equivalent cards' groups a loop over
+    the cards (movegen.pxd)."""
     if platform.machine().lower() not in ("x86_64", "amd64") or sys.platform == "win32":
         return []
     flags = ["-mpopcnt"]

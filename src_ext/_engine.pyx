@@ -11,7 +11,8 @@ joined inside the method call.
 from libc.stdint cimport uint64_t, uint32_t, uint8_t
 from libc.string cimport memset, memcmp
 from libc.stdlib cimport malloc, calloc, free
-from cardset cimport popcount, lowest, drop_lowest, expand, nth, CompressMask, prepare_compress, compress_prepared
+from cardset cimport popcount, lowest, drop_lowest, expand, nth, CompressMask, prepare_compress, compress_prepared, \
+    STICH_FAST_PEXT, stich_soft_compress_prepare, stich_soft_compress_with, stich_soft_pdep, stich_soft_nth
 from types cimport (Tables, Objective, State, MAX_CARDS, MAX_SEATS, MAX_CLASSES, MAX_LEVELS, MAX_SPECIALS,
                     MAX_POINT_STEPS, MAX_ORDER, MAX_EVENTS, MAX_RESERVATIONS, MAX_POINT_LEVELS, NO_CARD, INFINITY)
 from movegen cimport legal_cards, representatives, current_winner
@@ -60,6 +61,13 @@ def compress_bits(uint64_t word, uint64_t mask):
     return compress_prepared(word, &prepared)
 
 
+def compress_words(words, uint64_t mask):
+    """Each of ``words`` packed under one ``mask`` prepared once, as search.pxd packs a table key's words."""
+    cdef CompressMask prepared
+    prepare_compress(&prepared, mask)
+    return [compress_prepared(<uint64_t>word, &prepared) for word in words]
+
+
 def expand_bits(uint64_t word, uint64_t mask):
     """The low bits of ``word`` spread to the places of ``mask``'s set bits (compress undone)."""
     return expand(word, mask)
@@ -70,6 +78,35 @@ def nth_bit(uint64_t mask, int n):
     if not 0 <= n < 64:
         raise ValueError(f"bit place out of range: n = {n!r} (allowed 0..63)")
     return nth(mask, n)
+
+
+FAST_PEXT = bool(STICH_FAST_PEXT)      # True: the engine compresses with BMI2's pext and pdep (setup.py)
+
+
+def soft_compress_bits(uint64_t word, uint64_t mask):
+    """``compress_bits`` by the portable C rounds, which a BMI2 build never runs otherwise (for the tests)."""
+    cdef CompressMask prepared
+    stich_soft_compress_prepare(&prepared, mask)
+    return stich_soft_compress_with(word, &prepared)
+
+
+def soft_compress_words(words, uint64_t mask):
+    """``compress_words`` by the portable C rounds."""
+    cdef CompressMask prepared
+    stich_soft_compress_prepare(&prepared, mask)
+    return [stich_soft_compress_with(<uint64_t>word, &prepared) for word in words]
+
+
+def soft_expand_bits(uint64_t word, uint64_t mask):
+    """``expand_bits`` by the portable C rounds."""
+    return stich_soft_pdep(word, mask)
+
+
+def soft_nth_bit(uint64_t mask, int n):
+    """``nth_bit`` by the portable C loop."""
+    if not 0 <= n < 64:
+        raise ValueError(f"bit place out of range: n = {n!r} (allowed 0..63)")
+    return stich_soft_nth(mask, n)
 
 
 cdef int _check(object value, int low, int high, str what) except -1:

@@ -6,8 +6,7 @@
 # compress (7-4, "sheep and goats"): six rounds, round i shifting the bits that must move by an odd multiple of 2**i
 # down by 2**i. The six move masks depend on the mask alone, so a mask that packs several words (the live cards of a
 # table key) is prepared once (``prepare_compress``) and each word then costs six shift-and-merge steps
-# (``compress_prepared``); ``expand`` undoes it (pdep, or the same rounds run backwards). A loop over the mask's bits
-# took one iteration, and a mispredicted branch, per live card.
+# (``compress_prepared``); ``expand`` undoes it (pdep, or the same rounds run backwards).
 from libc.stdint cimport uint64_t
 
 cdef inline int popcount(uint64_t mask) noexcept nogil:
@@ -28,20 +27,9 @@ cdef extern from *:
     """
     #include <stdint.h>
     typedef struct { uint64_t mask; uint64_t move[6]; } stich_compress_mask;
-    #if defined(__BMI2__)
-    #include <immintrin.h>
-    #define STICH_FAST_PEXT 1
-    static inline uint64_t stich_pext(uint64_t x, uint64_t m) { return _pext_u64(x, m); }
-    static inline uint64_t stich_pdep(uint64_t x, uint64_t m) { return _pdep_u64(x, m); }
-    static inline void stich_compress_prepare(stich_compress_mask* p, uint64_t m) { p->mask = m; }
-    static inline uint64_t stich_compress_with(uint64_t x, const stich_compress_mask* p) {
-        return _pext_u64(x, p->mask);
-    }
-    static inline uint64_t stich_nth(uint64_t m, int n) { return _pdep_u64((uint64_t)1 << n, m); }
-    #else
-    #define STICH_FAST_PEXT 0
+    /* The portable versions, always defined so the tests run them on every build (stich_soft_*). */
     /* move[i]: the bits of the mask that round i shifts down by 2**i (Hacker's Delight 7-4). */
-    static inline void stich_compress_prepare(stich_compress_mask* p, uint64_t m) {
+    static inline void stich_soft_compress_prepare(stich_compress_mask* p, uint64_t m) {
         uint64_t mk = ~m << 1, mp, mv;
         int i;
         p->mask = m;
@@ -58,7 +46,7 @@ cdef extern from *:
             mk &= ~mp;
         }
     }
-    static inline uint64_t stich_compress_with(uint64_t x, const stich_compress_mask* p) {
+    static inline uint64_t stich_soft_compress_with(uint64_t x, const stich_compress_mask* p) {
         uint64_t t;
         int i;
         x &= p->mask;
@@ -68,27 +56,44 @@ cdef extern from *:
         }
         return x;
     }
-    static inline uint64_t stich_pext(uint64_t x, uint64_t m) {
+    static inline uint64_t stich_soft_pext(uint64_t x, uint64_t m) {
         stich_compress_mask p;
-        stich_compress_prepare(&p, m);
-        return stich_compress_with(x, &p);
+        stich_soft_compress_prepare(&p, m);
+        return stich_soft_compress_with(x, &p);
     }
-    static inline uint64_t stich_pdep(uint64_t x, uint64_t m) {
+    static inline uint64_t stich_soft_pdep(uint64_t x, uint64_t m) {
         stich_compress_mask p;
         uint64_t t;
         int i;
-        stich_compress_prepare(&p, m);
+        stich_soft_compress_prepare(&p, m);
         for (i = 5; i >= 0; i--) {
             t = x << (1 << i);
             x = (x & ~p.move[i]) | (t & p.move[i]);
         }
         return x & m;
     }
-    static inline uint64_t stich_nth(uint64_t m, int n) {
+    static inline uint64_t stich_soft_nth(uint64_t m, int n) {
         for (; n > 0 && m; n--)
             m &= m - 1;
         return m & (~m + 1);
     }
+    #if defined(__BMI2__)
+    #include <immintrin.h>
+    #define STICH_FAST_PEXT 1
+    static inline uint64_t stich_pext(uint64_t x, uint64_t m) { return _pext_u64(x, m); }
+    static inline uint64_t stich_pdep(uint64_t x, uint64_t m) { return _pdep_u64(x, m); }
+    static inline void stich_compress_prepare(stich_compress_mask* p, uint64_t m) { p->mask = m; }
+    static inline uint64_t stich_compress_with(uint64_t x, const stich_compress_mask* p) {
+        return _pext_u64(x, p->mask);
+    }
+    static inline uint64_t stich_nth(uint64_t m, int n) { return _pdep_u64((uint64_t)1 << n, m); }
+    #else
+    #define STICH_FAST_PEXT 0
+    #define stich_pext stich_soft_pext
+    #define stich_pdep stich_soft_pdep
+    #define stich_compress_prepare stich_soft_compress_prepare
+    #define stich_compress_with stich_soft_compress_with
+    #define stich_nth stich_soft_nth
     #endif
     """
     ctypedef struct stich_compress_mask:
@@ -98,6 +103,10 @@ cdef extern from *:
     void stich_compress_prepare(stich_compress_mask* p, uint64_t m) nogil
     uint64_t stich_compress_with(uint64_t x, const stich_compress_mask* p) nogil
     uint64_t stich_nth(uint64_t m, int n) nogil
+    uint64_t stich_soft_pdep(uint64_t x, uint64_t m) nogil
+    void stich_soft_compress_prepare(stich_compress_mask* p, uint64_t m) nogil
+    uint64_t stich_soft_compress_with(uint64_t x, const stich_compress_mask* p) nogil
+    uint64_t stich_soft_nth(uint64_t m, int n) nogil
     const int STICH_FAST_PEXT                 # 1: compress and expand are one instruction each
 
 ctypedef stich_compress_mask CompressMask     # a mask made ready to pack several words (``prepare_compress``)

@@ -20,7 +20,7 @@ import solver
 import solver.search.settle
 from solver import (EngineSolver, IllegalPlayError, InvalidContractError, InvalidDealError, InvalidPositionError,
                     StichError, make_position)
-from solver.errors import check_callback
+from solver.errors import ContractFormError, check_callback
 from solver.search.settle import SettlementEngine
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -675,8 +675,9 @@ def test_solo_tout_may_be_two_words():
     (solver.Schafkopf, "Wens", "did you mean 'Wenz'?"), (solver.Schafkopf, "Rufr E", "did you mean 'Rufer E'?"),
     (solver.Schafkopf, "Sollo G", "did you mean 'Solo G' or 'SoloTout G'?"),  # the suit given kept: a whole contract
     (solver.Schafkopf, "Wens G", "did you mean 'Wenz'?"),  # a Wenz names no suit
-    (solver.Schafkopf, "Rufr H", "did you mean 'Rufer E|G|S'?"),  # hearts cannot be called: the form, not 'Rufer H'
-    (solver.Schafkopf, "Sollo", "did you mean 'Solo E|G|H|S' or 'SoloTout E|G|H|S'?"),  # no suit given: the forms
+    (solver.Schafkopf, "Rufr H", "did you mean 'Rufer' with another suit?"),  # hearts cannot be called: not 'Rufer H'
+    (solver.Schafkopf, "Sollo", "did you mean 'Solo' or 'SoloTout' with a suit?"),  # no suit given: the names
+    (solver.Schafkopf, "Solotot", "did you mean 'SoloTout' or 'Solo' with a suit?"),
     (solver.Kratzen, "Trumpp H", "did you mean 'Trump H'?"),  # the suit given kept: a whole contract
     (solver.Kratzen, "Trumpp H Muss", "did you mean 'Trump H Muss'?"),
     (solver.Kratzen, "Trumpp", None),  # no suit given: 'Trump' alone does not read, the expected form says it
@@ -684,7 +685,8 @@ def test_solo_tout_may_be_two_words():
     (solver.Kratzen, "Trumpf", None),  # another spelling the game reads
     # a suit named in words is offered by its letter, the suit first as the suit after
     (solver.Kratzen, "Trumpp Herz Muss", "did you mean 'Trump H Muss'?"),
-    (solver.Kratzen, "Rufr Herz", "did you mean 'Trump H'?"),
+    (solver.Kratzen, "Rufr Herz", None),  # "Rufr" is no misspelt Trump (difflib's ratio let it pass for "Trumpf")
+    (solver.Kratzen, "Herz Rufr", None), (solver.Kratzen, "Trum Herz", "did you mean 'Trump H'?"),
     (solver.Kratzen, "Herz Trumpp", "did you mean 'Trump H'?"),
     (solver.Kratzen, "Blau Trump", None),  # no suit first: no pattern offered as a contract (the test below)
     # the other words a contract is read by ("Rufer" is a Normal, "Schwarzer" a Solo) are matched, naming it
@@ -697,6 +699,19 @@ def test_a_misspelt_contract_gets_a_suggestion(game, text, close):
     message = str(refused.value)
     assert message.startswith(f"unknown {game.name} contract {text!r}") and "(expected " in message
     assert (close in message) if close else "did you mean" not in message
+
+
+@pytest.mark.parametrize("text, message", [
+    ("Sollo", "unknown Schafkopf contract 'Sollo'; did you mean 'Solo' or 'SoloTout' with a suit? "
+              "(expected Rufer E|G|S, Wenz, Solo E|G|H|S, WenzTout, SoloTout E|G|H|S, Sie)"),
+    ("Rufr H", "unknown Schafkopf contract 'Rufr H'; did you mean 'Rufer' with another suit? (expected Rufer E|G|S, "
+               "Wenz, Solo E|G|H|S, WenzTout, SoloTout E|G|H|S, Sie)"),
+])
+def test_a_misspelt_schafkopf_name_without_a_suit_that_reads_is_offered_by_its_name(text, message):
+    """No pattern offered as a contract ('Solo E|G|H|S'): the name, a note on the suit, and the form said once."""
+    with pytest.raises(ContractFormError) as refused:
+        solver.Schafkopf.parse_contract(text)
+    assert str(refused.value) == message
 
 
 @pytest.mark.parametrize("text", ["Blau Trump", "Blau Trump Muss", "Blau Trumpp"])
@@ -760,8 +775,9 @@ UNKNOWN_SCHAFKOPF_SUIT_WORD = UNKNOWN_SCHAFKOPF.replace("'{}'", "'{}' ('{}' is {
     (solver.Schafkopf, "Wenz Herz", UNKNOWN_SCHAFKOPF_SUIT_WORD.format("Wenz Herz", "Herz", "H")),
     (solver.Schafkopf, "Wenz GA", UNKNOWN_SCHAFKOPF_SUIT_WORD.format("Wenz GA", "GA", "G")),
     (solver.Schafkopf, "Herz Eichel", UNKNOWN_SCHAFKOPF_SUIT_WORD.format("Herz Eichel", "Eichel", "E")),
-    # a misspelt name with a suit in words: the same, its close match suggested in the suit's forms
-    (solver.Schafkopf, "Rufr Herz", "unknown Schafkopf contract 'Rufr Herz' ('Herz' is H); did you mean 'Rufer E|G|S'? "
+    # a misspelt name with a suit in words: the same, its close match suggested with the suit, or a note on it
+    (solver.Schafkopf, "Rufr Herz", "unknown Schafkopf contract 'Rufr Herz' ('Herz' is H); did you mean 'Rufer' with "
+                                    "another suit? "
                                     "(expected Rufer E|G|S, Wenz, Solo E|G|H|S, WenzTout, SoloTout E|G|H|S, Sie)"),
     (solver.Schafkopf, "Sollo Herz", "unknown Schafkopf contract 'Sollo Herz' ('Herz' is H); did you mean 'Solo H' or "
                                      "'SoloTout H'? (expected Rufer E|G|S, Wenz, Solo E|G|H|S, WenzTout, "

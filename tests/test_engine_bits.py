@@ -1,10 +1,15 @@
 """The engine's bit compression (``compress``/``expand``, the table keys' packing, src_ext/cardset.pxd) and its n-th
 set bit against plain Python definitions, on random words and masks of every density: built without BMI2 they are
-Hacker's Delight's six-round shifts and a loop, whose every bit must land where pext and pdep would put it."""
+Hacker's Delight's six-round shifts and a loop, whose every bit must land where pext and pdep would put it. The
+portable versions are compiled into every build (``soft_*``), so both paths are tested wherever the engine is built."""
 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
+from typing import NamedTuple
+
+import pytest
 
 from solver import _engine
 
@@ -43,24 +48,50 @@ def random_words(seed: str, count: int) -> list[tuple[int, int]]:
     return pairs
 
 
-def test_compress_matches_pext() -> None:
+class Bits(NamedTuple):
+    """One build path's hooks: the engine's own (pext and pdep with BMI2) or the portable C."""
+
+    compress: Callable[[int, int], int]
+    compress_words: Callable[[list[int], int], list[int]]
+    expand: Callable[[int, int], int]
+    nth: Callable[[int, int], int]
+
+
+ENGINE = Bits(_engine.compress_bits, _engine.compress_words, _engine.expand_bits, _engine.nth_bit)
+PORTABLE = Bits(_engine.soft_compress_bits, _engine.soft_compress_words, _engine.soft_expand_bits,
+                _engine.soft_nth_bit)
+PATHS = pytest.mark.parametrize("bits", [ENGINE, PORTABLE], ids=["engine", "portable"])
+
+
+@PATHS
+def test_compress_matches_pext(bits: Bits) -> None:
     pairs = random_words("compress", 3000)
-    results = [_engine.compress_bits(word, mask) for word, mask in pairs]
+    results = [bits.compress(word, mask) for word, mask in pairs]
     assert results == [reference_compress(word, mask) for word, mask in pairs]
-    assert _engine.compress_bits(0b1011_0110, 0b1111_0000) == 0b1011
-    assert _engine.compress_bits(1 << 63, 1 << 63 | 1) == 0b10
+    assert bits.compress(0b1011_0110, 0b1111_0000) == 0b1011
+    assert bits.compress(1 << 63, 1 << 63 | 1) == 0b10
 
 
-def test_expand_matches_pdep_and_undoes_compress() -> None:
+@PATHS
+def test_one_prepared_mask_packs_many_words(bits: Bits) -> None:
+    rng = random.Random("words")
+    for _, mask in random_words("prepared", 200):
+        words = [rng.getrandbits(WORDS) for _ in range(8)] + [0, (1 << WORDS) - 1, mask]
+        assert bits.compress_words(words, mask) == [reference_compress(word, mask) for word in words]
+
+
+@PATHS
+def test_expand_matches_pdep_and_undoes_compress(bits: Bits) -> None:
     pairs = random_words("expand", 3000)
-    results = [_engine.expand_bits(word, mask) for word, mask in pairs]
+    results = [bits.expand(word, mask) for word, mask in pairs]
     assert results == [reference_expand(word, mask) for word, mask in pairs]
-    assert all(_engine.expand_bits(_engine.compress_bits(word, mask), mask) == word & mask for word, mask in pairs)
-    assert _engine.expand_bits(0b1011, 0b1111_0000) == 0b1011_0000
+    assert all(bits.expand(bits.compress(word, mask), mask) == word & mask for word, mask in pairs)
+    assert bits.expand(0b1011, 0b1111_0000) == 0b1011_0000
 
 
-def test_nth_bit_is_the_nth_set_bit_alone() -> None:
+@PATHS
+def test_nth_bit_is_the_nth_set_bit_alone(bits: Bits) -> None:
     for _, mask in random_words("nth", 300):
         places = [bit for bit in range(WORDS) if mask >> bit & 1]
         for n in range(WORDS):
-            assert _engine.nth_bit(mask, n) == (1 << places[n] if n < len(places) else 0)
+            assert bits.nth(mask, n) == (1 << places[n] if n < len(places) else 0)

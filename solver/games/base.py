@@ -1072,8 +1072,8 @@ def german_suit_word_error(game: type[Game], text: str, word: str, written: Call
     own reason is said: ``'Herz' is H: hearts cannot be called in a Rufer``, as it is where the meant contract
     reads in no suit (``'Eichel' is E: 'Mus' is not Muss or SevenMuss``); where it is of no form the game reads (a
     misspelt name, "Rufr Herz"), its game's unknown-contract message is said of ``text``, the suit read in passing:
-    ``unknown Schafkopf contract 'Rufr Herz' ('Herz' is H); did you mean 'Rufer E|G|S'? (expected ...)``, one
-    sentence, not one message quoted inside another."""
+    ``unknown Schafkopf contract 'Rufr Herz' ('Herz' is H); did you mean 'Rufer' with another suit? (expected
+    ...)``, one sentence, not one message quoted inside another."""
     named_by = word if suit_first is None else suit_first
     suit = german_suit_of_word(game.pack, named_by)
     if suit is None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from ..deal import Deal
-from ..errors import ContractFormError, InvalidContractError, InvalidSeatContractError, did_you_mean, quoted
+from ..errors import ContractFormError, InvalidContractError, InvalidSeatContractError, quoted
 from ..state import PlayState
 from ..variant import Flag, Variant
 from .tables import Level, RuleTables
@@ -30,6 +30,21 @@ WELI = PACK.parse("S6").index
 SUITS = "EGHS"
 #: The words a contract starts with, lower-cased: Trump, as players also write it.
 _TRUMP_WORDS = ("trump", "trumpf", "trumps")
+
+
+def _near_trump(word: str) -> bool:
+    """Whether ``word`` is a trump word with at most one letter added, dropped or changed ("Trumpp", "Trum"): the
+    word a suit suggestion rests on. difflib's ratio lets "Rufr" pass for "Trumpf", which is no misspelling of it."""
+    word = word.lower()
+    for trump in _TRUMP_WORDS:
+        if abs(len(word) - len(trump)) > 1:
+            continue
+        short, long = sorted((word, trump), key=len)
+        start = next((i for i, (a, b) in enumerate(zip(short, long)) if a != b), len(short))
+        rest = long[start + 1:]
+        if short[start + (len(short) == len(long)):] == rest:
+            return True
+    return False
 #: A contract's modifier as written (spaces and hyphens dropped, any case): Muss, or Seven-Muss (Siebenermuss).
 _MODIFIERS = {"muss": "muss", "sevenmuss": "sevenmuss", "7muss": "sevenmuss", "siebenermuss": "sevenmuss",
               "siebenmuss": "sevenmuss"}
@@ -273,15 +288,17 @@ class Kratzen(Game):
     @classmethod
     def _unknown_contract(cls, text: str, words: list[str]) -> InvalidContractError:
         """A misspelt contract's message, suggesting only what reads: the rest of what was given kept after
-        ``Trump``, a suit named in words by its letter ("Trumpp H", "Trumpp Herz": 'Trump H'); a word before
-        ``Trump`` that is no suit ("Blau Trump"), only that the suit comes after it (a pattern offered as a contract
-        would repeat the expected form); where nothing reads, the expected form alone says it."""
+        ``Trump``, a suit named in words by its letter ("Trumpp H", "Trumpp Herz": 'Trump H'), where the misspelt
+        word is within one letter of a trump word ("Rufr Herz" is offered nothing); a word before ``Trump`` that is
+        no suit ("Blau Trump"), only that the suit comes after it (a pattern offered as a contract would repeat the
+        expected form); where nothing reads, the expected form alone says it."""
         suit = german_suit_of_word(PACK, words[1]) if len(words) > 1 else None
         whole = " ".join(("Trump", *([suit] if suit else words[1:2]), *words[2:]))
         close = (f"; did you mean {quoted(whole)}?"
-                 if words and did_you_mean(words[0], ("Trump", "Trumpf", "Trumps")) and reads_contract(cls, whole)
+                 if words and words[0].lower() not in _TRUMP_WORDS and _near_trump(words[0])
+                 and reads_contract(cls, whole)
                  else "")
-        if len(words) >= 2 and (words[1].lower() in _TRUMP_WORDS or did_you_mean(words[1], _TRUMP_WORDS)):
+        if len(words) >= 2 and _near_trump(words[1]):
             # the Bavarian order, the suit first ("Herz Trumpp": 'Trump H'), or a word that is no suit ("Blau")
             first = german_suit_of_word(PACK, words[0])
             if first is None:

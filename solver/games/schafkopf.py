@@ -304,18 +304,22 @@ class Schafkopf(Game):
     @classmethod
     def _unknown_contract(cls, text: str, kind: str, suit: str = "") -> InvalidContractError:
         """A misspelt contract's message, suggesting only what reads: a suit given after it is kept in the names that
-        take one ("Sollo G": 'Solo G' or 'SoloTout G'); where that suit is refused ("Rufr H") or none is given
-        ("Sollo"), the name's form from the contract help is shown ('Solo E|G|H|S')."""
+        take one ("Sollo G": 'Solo G' or 'SoloTout G'); where none is given ("Sollo") or that suit is refused ("Rufr
+        H"), the name with a note on the suit ('Solo' or 'SoloTout' with a suit, 'Rufer' with another suit), whose
+        suits the expected form that follows lists (a pattern offered as a contract would say the form twice)."""
         forms = {form.split()[0]: form for form in cls.contract_help.split(", ")}
         suggested = []
         for name in close_matches(kind, list(forms)):
             whole = f"{name} {suit}" if suit and " " in forms[name] else name
             try:
                 cls.read_contract(whole)
+                suggested.append((whole, ""))
             except InvalidContractError:
-                whole = forms[name]
-            suggested.append(whole)
-        close = "; did you mean " + " or ".join(map(quoted, suggested)) + "?" if suggested else ""
+                suggested.append((name, "with another suit" if suit else "with a suit"))
+        notes = {note for _, note in suggested}
+        shared = notes.pop() if len(notes) == 1 else ""  # one note said once, after every name
+        named = [quoted(whole) + (f" {note}" if note and not shared else "") for whole, note in suggested]
+        close = "; did you mean " + " or ".join(named) + (f" {shared}" if shared else "") + "?" if suggested else ""
         return ContractFormError(f"unknown Schafkopf contract {quoted(text)}{close} (expected {cls.contract_help})")
 
     @classmethod
