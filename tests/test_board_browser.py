@@ -1748,6 +1748,7 @@ def test_a_card_taken_back_after_a_lost_tout_says_what_the_deal_pays(driver, ser
     assert driver.find_element("id", "announce").get_attribute("textContent") == \
         f"Seat 4 played Schellen Eight (S8). Seat 2 won the trick. Seat 2 to play. {pays}"
 
+
 def test_the_play_list_goes_to_a_card_or_a_trick_from_the_keyboard(driver, server):
     """The play list's cards, which a click returns to, are buttons with one tab stop, the card shown (aria-current),
     each named with its number; Enter goes to a card, ↑ ↓ a trick back or on, and the focus follows the card shown."""
