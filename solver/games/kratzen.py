@@ -45,6 +45,8 @@ def _near_trump(word: str) -> bool:
         if short[start + (len(short) == len(long)):] == rest:
             return True
     return False
+
+
 #: A contract's modifier as written (spaces and hyphens dropped, any case): Muss, or Seven-Muss (Siebenermuss).
 _MODIFIERS = {"muss": "muss", "sevenmuss": "sevenmuss", "7muss": "sevenmuss", "siebenermuss": "sevenmuss",
               "siebenmuss": "sevenmuss"}
