@@ -3772,13 +3772,13 @@ def test_a_double_ctrl_c_stops_batch_with_its_message_and_130(tmp_path):
     assert code == 130, text[-1000:]
     assert "Traceback" not in text, text[-2000:]
     kept = out.read_text().count("\n")  # the whole lines in the file, which the stop counts
-    assert (f"stich: batch: stopped by the interrupt (SIGINT); the {kept:,} result{'s' if kept > 1 else ''} written "
+    assert (f"stich: batch: stopped by the interrupt (SIGINT); the {kept:,} line{'s' if kept > 1 else ''} written "
             f"so far {'are' if kept > 1 else 'is'} kept in {out}: rerun the command to resume") in text, text[-1000:]
 
 
-def test_a_stopped_batch_counts_the_results_its_output_keeps(tmp_path):
+def test_a_stopped_batch_counts_the_lines_its_output_keeps(tmp_path):
     """The stop says how many whole lines the output holds (a line the stop cut is none: a rerun trims it), one as
-    one result, and nothing written where the file is empty or was never made."""
+    one line, and nothing written where the file is empty or was never made."""
     from cli.batch import _kept_text
 
     out = tmp_path / "out.jsonl"
@@ -3786,9 +3786,9 @@ def test_a_stopped_batch_counts_the_results_its_output_keeps(tmp_path):
     out.write_text("")
     assert _kept_text(out) == f"nothing was written to {out} yet: rerun the command to resume"
     out.write_text('{"id":"a"}\n{"id":"b"')
-    assert _kept_text(out) == f"the 1 result written so far is kept in {out}: rerun the command to resume"
+    assert _kept_text(out) == f"the 1 line written so far is kept in {out}: rerun the command to resume"
     out.write_text('{"id":"a"}\n' * 1112)
-    assert _kept_text(out) == f"the 1,112 results written so far are kept in {out}: rerun the command to resume"
+    assert _kept_text(out) == f"the 1,112 lines written so far are kept in {out}: rerun the command to resume"
 
 
 def test_a_double_ctrl_c_stops_the_board_without_a_traceback():
