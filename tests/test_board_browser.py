@@ -858,7 +858,7 @@ def test_single_dummy_badges_say_the_mean_payment_and_the_odds_are_announced(dri
         status = driver.find_element("id", "status")
         assert status.get_attribute("role") == "status" and status.get_attribute("aria-busy") == "false"
         assert driver.find_element("id", "summary").text == \
-            "Odds for seat 1 over 100 samples: best T17, mean payment +90.0 game units, win 100%."
+            "Odds for seat 1 over 100 deals: best T17, mean payment +90.0 game units, win 100%."
 
 
 def test_what_a_player_found_wrong_on_the_table(driver, server):
