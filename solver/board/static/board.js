@@ -1039,7 +1039,7 @@ function markOdds() {
     const chance = chanceText(opening.win_probability);
     const scored = opening.mean_score !== null && opening.mean_score !== undefined;
     const payment = scored ? `mean payment ${paymentText(opening.mean_score)} ${S.view.score_unit}, ` : "";
-    node.append(el("span", { class: "value", title: `${opening.card}: ${payment}win ${chance} of the deals` },
+    node.append(el("span", { class: "value", title: `${opening.card}: ${payment}wins ${chance} of the deals` },
       scored ? paymentText(opening.mean_score) : chance));
     node.setAttribute("aria-label", `${node.dataset.spoken}: ${payment}wins ${chance} of the deals`);
   }
