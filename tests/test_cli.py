@@ -3569,16 +3569,22 @@ def test_batch_writes_the_bad_records_users_make_as_error_lines_at_their_place(t
 
 
 def test_a_board_asked_for_among_unreadable_records_is_not_said_to_be_missing_from_the_file(tmp_path):
-    """``solve FILE -b 3`` of a file whose board 3 repeats a tag: its error is said, and then not 'no record with
-    [Board "3"]', which the file has, but that none of the records read is board 3 and one could not be read."""
+    """``solve FILE -b 2`` of a file whose board 2 repeats a tag after its [Board]: that record is board 2, its error
+    said as board 2's (its JSON line's board "2"), and no 'no record with [Board "2"]'; the records that broke before
+    their [Board] are said too (they may be board 2). ``-b 9``: none of the records read is board 9, and the four
+    that broke before their [Board] may be."""
     path, said = _bad_inputs_between_two_good_records(tmp_path)
-    for command in (("solve",), ("show",), ("tree", "-d", "1")):
+    for command in (("solve",), ("show",)):
         result = run(*command, path, "-b", "2", code=1)
-        assert result.stderr.splitlines() == [f"stich: {line}" for line in said] + [
-            f'stich: {path}: no record with [Board "2"] among those read (5 records could not be read, said above: it '
-            "may be one of them; expected one of its boards: 7, 8)"]
+        assert result.stderr.splitlines() == [f"stich: {line}" for line in said]
+    result = run("tree", "-d", "1", path, "-b", "2", code=1)
+    assert result.stderr.splitlines() == [f"stich: {said[0]}"]
+    lines = [json.loads(line) for line in run("solve", path, "-b", "2", "--json", code=1).stdout.splitlines()]
+    assert [line["record"]["board"] for line in lines] == ["2", None, None, None, None]
     result = run("solve", path, "-b", "9", code=1)
-    assert result.stderr.splitlines()[-1].startswith(f'stich: {path}: no record with [Board "9"] among those read')
+    assert result.stderr.splitlines() == [f"stich: {line}" for line in said[1:]] + [
+        f'stich: {path}: no record with [Board "9"] among those read (4 records could not be read, said above: it '
+        "may be one of them; expected one of its boards: 7, 8)"]
 
 
 def test_the_spinner_of_an_ascii_terminal_is_ascii():
