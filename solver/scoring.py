@@ -255,7 +255,7 @@ def uncounted_points_note(rules: Rules) -> str | None:
 def settle(position: Position, inputs: object, *, pot: int | None = None) -> Settlement:
     """The settlement of the position's finished deal under checked ``inputs`` (:func:`scoring_inputs`; ``pot``
     the argument they were read with). A game paid from a pot notes a pot of 0, asking for one where none was
-    given: every line, the double-dummy one too, pays tricks and targets only."""
+    given: every line, the double-dummy one too, settles at 0."""
     rules = position.rules
     game = position.game
     scored: Scored = game.score(rules, position.state, inputs)

@@ -313,7 +313,7 @@ def test_the_json_pot_0_note_asks_for_a_pot_only_where_none_was_given(tmp_path):
     bare = tmp_path / "bare.tbn"
     bare.write_text(KRATZEN_MUSS_PLAYED.format(pot=""))
     asked = (POT_ZERO_LINES_NOTE, POT_ZERO_SCORE_NOTE)
-    given = ("pot 0: every line settles at 0", "pot 0: tricks and targets only")
+    given = ("pot 0: every line settles at 0", "pot 0: every deal settles at 0")
     assert (POT_ZERO_LINES_GIVEN_NOTE, POT_ZERO_SCORE_GIVEN_NOTE) == given
     for path, pot, (lines, deal) in ((bare, (), asked), (bare, ("--pot", "0"), given), (tagged, (), given)):
         (solved,) = documents("solve", "-o", "score", path, *pot, "--from-start")
@@ -327,7 +327,7 @@ def test_score_dd_of_a_kratzen_deal_without_a_pot_notes_it():
     pot of 0, a Muss deal), and ``score --dd`` on an unfinished Kratzen deal says the pot of 0 once on stderr."""
     (muss,) = documents("score", "--dd", EXAMPLES / "kratzen.tbn", "--board", "3")
     assert muss["dd"]["notes"] == ["a Muss: tricks pay nothing",
-                                   "pot 0: tricks and targets only (give the record a [Pot] tag, or --pot CHIPS)"]
+                                   "pot 0: every deal settles at 0 (give the record a [Pot] tag, or --pot CHIPS)"]
     (paid,) = documents("score", "--dd", EXAMPLES / "kratzen.tbn", "--board", "3", "--pot", "8")
     assert paid["dd"]["notes"] == ["a Muss: tricks pay nothing"]
     text = run("score", "--dd", EXAMPLES / "kratzen.tbn", "--board", "3")
