@@ -51,10 +51,10 @@ def _kept_text(out: Path) -> str:
     except FileNotFoundError:
         lines = 0
     except OSError:  # unreadable now (its disk gone): that the lines are kept is all there is to say
-        return f"the results written so far are kept in {shown_name(out)}: rerun the command to resume"
+        return f"the lines written so far are kept in {shown_name(out)}: rerun the command to resume"
     if not lines:
         return f"nothing was written to {shown_name(out)} yet: rerun the command to resume"
-    kept = f"the {plural(lines, 'result')} written so far {'is' if lines == 1 else 'are'} kept"
+    kept = f"the {plural(lines, 'line')} written so far {'is' if lines == 1 else 'are'} kept"
     return f"{kept} in {shown_name(out)}: rerun the command to resume"
 
 

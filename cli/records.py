@@ -192,10 +192,11 @@ def failed_document(command: str, item: Record | ParseError, said: str) -> Docum
     """The JSON line of a record that could not be answered (``failed`` in the schema): where it starts, as far as
     it could be read, ``stopped`` ``"error"`` (as ``advice`` and ``match`` say a failure) and what stderr says of it.
     Without it a script reading the lines could not tell which record failed: the others' lines come all the same.
-    A record too broken to be read (a ParseError) has no board to give, and the line of its first tag where the
-    reader knows it."""
+    A record too broken to be read (a ParseError) gives the line of its first tag and its board where the reader
+    read them before the fault (as batch names it), and no event."""
     if isinstance(item, ParseError):
-        record: dict[str, Any] = {"source": item.source, "line": item.record_line, "board": None, "event": None}
+        record: dict[str, Any] = {"source": item.source, "line": item.record_line, "board": item.record_board,
+                                  "event": None}
     else:
         record = {"source": item.source, "line": item.line or None, "board": item.get("Board"),
                   "event": item.get("Event")}
@@ -250,6 +251,17 @@ def compact_json(document: Any) -> str:
 def selected(record: Record, board: str | None) -> bool:
     """Whether a record is one ``--board`` asks for (any record without the option)."""
     return board is None or record.board == board
+
+
+def broken_selected(error: ParseError, board: str | None) -> bool | None:
+    """Whether ``--board`` asks for a record too broken to read: by its ``[Board]`` where the reader read it before
+    the fault, as it would a whole record's; None where the record broke before its ``[Board]``, which may be the
+    one asked for (said, and counted among those that could not be read)."""
+    if board is None:
+        return True
+    if error.record_board is None:
+        return None
+    return error.record_board.strip() == board
 
 
 def check_selection(board: str | None, record: int | None) -> None:
@@ -404,8 +416,14 @@ def run_over_records(path: Path, *, variant: dict[str, str], board: str | None, 
                 if record is not None and read != record:
                     continue  # not even a record too broken to read: it is not the one asked for
                 if isinstance(item, ParseError):
+                    chosen = broken_selected(item, board)
+                    if chosen is False:
+                        continue  # another board's, as a whole record of another board is passed over
                     not_answered(item, str(item))
-                    unreadable += 1
+                    if chosen is None:
+                        unreadable += 1
+                    else:
+                        matched += 1
                     continue
                 seen.add(item)
                 if not selected(item, board):

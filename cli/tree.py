@@ -25,9 +25,9 @@ from .errors import (EXIT_BAD_INPUT, file_name, input_errors, interrupts_held, m
 from .output import atomic_path, checked_output, names_stdout
 from .options import (BOARD, POT, RECORD, TABLE_MB, THREADS, VARIANT, PotOption, all_objectives, engine_for,
                       names_completing, objectives_among, output_file, parse_variant_options, time_limit_option)
-from .records import (BoardsSeen, GameRefusals, OptionRefused, check_selection, emit_json, failed_document, located,
-                      no_such_record, record_place, selected, stdin_bytes, stopped_record, unanswered_document,
-                      with_what_if)
+from .records import (BoardsSeen, GameRefusals, OptionRefused, broken_selected, check_selection, emit_json,
+                      failed_document, located, no_such_record, record_place, selected, stdin_bytes, stopped_record,
+                      unanswered_document, with_what_if)
 from .render import plural, progress_on_stderr, stdout_console, wrapped_at_words
 from .whatif import PLAY, ForeignPlayCard, what_if
 
@@ -161,7 +161,8 @@ def tree(
         name = source_name(file)
         # the first record that matches: the records after it need not be readable (with --board, at most
         # MAX_RECORDS_READ_ON of them are read, from a regular file only, to say the board's other records); with
-        # --board, one before it too broken to read is said (it might have been that board) and the search goes on,
+        # --board, one before it too broken to read is said where it broke before its [Board] (it might have been
+        # that board; one whose [Board] was read is that board's or passed over) and the search goes on,
         # as in every command that reads records (the exit code then says 1); with --record, the ones before it are
         # only counted
         record, unreadable, count = None, 0, 0
@@ -171,8 +172,11 @@ def tree(
             if record_number is not None and count != record_number:
                 continue
             if isinstance(item, ParseError):
+                chosen = broken_selected(item, board)
+                if chosen is False:
+                    continue  # another board's
                 failed_line(item, str(item))
-                if board is None:
+                if board is None or chosen:
                     raise item
                 message(f"stich: {item}")
                 unreadable += 1

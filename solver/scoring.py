@@ -202,9 +202,9 @@ ENDING_NOTE = "an ending: scored on the cards it holds, as a whole deal would be
 
 def score_notes(position: Position, what: Literal["line", "contract"] = "line") -> list[str]:
     """What a reader of the position's double-dummy score should know before reading it: that an ending is scored
-    as a whole deal would be, and that a game paid from a pot with none given settles every ``what`` at 0 (a line
-    of ``solve``'s and ``check``'s score, a contract of ``table``'s settlement column: one of
-    :data:`~solver.games.outcome.POT_ZERO_NOTES`)."""
+    as a whole deal would be, and that at pot 0 a game paid from a pot settles every ``what`` at 0 (a line of
+    ``solve``'s and ``check``'s score, a contract of ``table``'s settlement column: one of
+    :data:`~solver.games.outcome.POT_ZERO_NOTES`); where no pot was given the note says how to give one."""
     notes = [] if position.game.is_whole(position.rules.deal) else [ENDING_NOTE]
     if position.game.has_pot:
         try:
@@ -255,7 +255,7 @@ def uncounted_points_note(rules: Rules) -> str | None:
 def settle(position: Position, inputs: object, *, pot: int | None = None) -> Settlement:
     """The settlement of the position's finished deal under checked ``inputs`` (:func:`scoring_inputs`; ``pot``
     the argument they were read with). A game paid from a pot notes a pot of 0, asking for one where none was
-    given: every line, the double-dummy one too, pays tricks and targets only."""
+    given: every line, the double-dummy one too, settles at 0."""
     rules = position.rules
     game = position.game
     scored: Scored = game.score(rules, position.state, inputs)

@@ -720,7 +720,7 @@ def test_a_word_before_trump_that_is_no_suit_is_told_where_the_suit_goes(text):
     ('Trump E|G|H|S', which the expected form says again)."""
     with pytest.raises(InvalidContractError) as refused:
         solver.Kratzen.parse_contract(text)
-    assert str(refused.value) == (f"unknown Kratzen contract {text!r}; the suit comes after Trump"
+    assert str(refused.value) == (f"unknown Kratzen contract {text!r}; the suit comes after the contract"
                                   " (expected Trump E|G|H|S [Muss|SevenMuss])")
 
 

@@ -141,3 +141,9 @@ def test_the_pot_flag_is_written_once():
     assert outcome.POT_ZERO_LINES_NOTE == "pot 0: every line settles at 0 (give the record a [Pot] tag, or --pot CHIPS)"
     assert outcome.POT_ZERO_CONTRACTS_NOTE == (
         "pot 0: every contract settles at 0 (give the record a [Pot] tag, or --pot CHIPS)")
+    assert outcome.POT_ZERO_SCORE_NOTE == "pot 0: every deal settles at 0 (give the record a [Pot] tag, or --pot CHIPS)"
+    # every pot-0 note is one sentence, the one stderr says without its unit (solve's line, table's contract and
+    # score's deal alike), given or not: score's once said "tricks and targets only" where stderr said "every deal"
+    assert sorted(outcome.POT_ZERO_NOTES) == sorted(outcome.pot_zero_note(what, given) for what in
+                                                    ("line", "contract", "deal") for given in (False, True))
+    assert outcome.pot_zero_said("deal", "chips", True) == outcome.POT_ZERO_SCORE_GIVEN_NOTE + " chips"

@@ -855,10 +855,12 @@ def test_single_dummy_badges_say_the_mean_payment_and_the_odds_are_announced(dri
         assert badges == {"T17": "+90.0", "T16": "+90.0", "SK": "+75.6", "CK": "+79.2", "HK": "+61.9"}, badges
         assert accessible_name(driver, '.seat.to-move .card[data-card="HK"]') == \
             "King of hearts (HK): mean payment +61.9 game units, wins 100% of the deals"
+        assert driver.find_element("css selector", '.seat.to-move .card[data-card="HK"] .value').get_attribute(
+            "title") == "HK: mean payment +61.9 game units, wins 100% of the deals"
         status = driver.find_element("id", "status")
         assert status.get_attribute("role") == "status" and status.get_attribute("aria-busy") == "false"
         assert driver.find_element("id", "summary").text == \
-            "Odds for seat 1 over 100 samples: best T17, mean payment +90.0 game units, win 100%."
+            "Odds for seat 1 over 100 deals: best T17, mean payment +90.0 game units, win 100%."
 
 
 def test_what_a_player_found_wrong_on_the_table(driver, server):

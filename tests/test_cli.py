@@ -313,7 +313,7 @@ def test_the_json_pot_0_note_asks_for_a_pot_only_where_none_was_given(tmp_path):
     bare = tmp_path / "bare.tbn"
     bare.write_text(KRATZEN_MUSS_PLAYED.format(pot=""))
     asked = (POT_ZERO_LINES_NOTE, POT_ZERO_SCORE_NOTE)
-    given = ("pot 0: every line settles at 0", "pot 0: tricks and targets only")
+    given = ("pot 0: every line settles at 0", "pot 0: every deal settles at 0")
     assert (POT_ZERO_LINES_GIVEN_NOTE, POT_ZERO_SCORE_GIVEN_NOTE) == given
     for path, pot, (lines, deal) in ((bare, (), asked), (bare, ("--pot", "0"), given), (tagged, (), given)):
         (solved,) = documents("solve", "-o", "score", path, *pot, "--from-start")
@@ -327,7 +327,7 @@ def test_score_dd_of_a_kratzen_deal_without_a_pot_notes_it():
     pot of 0, a Muss deal), and ``score --dd`` on an unfinished Kratzen deal says the pot of 0 once on stderr."""
     (muss,) = documents("score", "--dd", EXAMPLES / "kratzen.tbn", "--board", "3")
     assert muss["dd"]["notes"] == ["a Muss: tricks pay nothing",
-                                   "pot 0: tricks and targets only (give the record a [Pot] tag, or --pot CHIPS)"]
+                                   "pot 0: every deal settles at 0 (give the record a [Pot] tag, or --pot CHIPS)"]
     (paid,) = documents("score", "--dd", EXAMPLES / "kratzen.tbn", "--board", "3", "--pot", "8")
     assert paid["dd"]["notes"] == ["a Muss: tricks pay nothing"]
     text = run("score", "--dd", EXAMPLES / "kratzen.tbn", "--board", "3")
@@ -3569,16 +3569,22 @@ def test_batch_writes_the_bad_records_users_make_as_error_lines_at_their_place(t
 
 
 def test_a_board_asked_for_among_unreadable_records_is_not_said_to_be_missing_from_the_file(tmp_path):
-    """``solve FILE -b 3`` of a file whose board 3 repeats a tag: its error is said, and then not 'no record with
-    [Board "3"]', which the file has, but that none of the records read is board 3 and one could not be read."""
+    """``solve FILE -b 2`` of a file whose board 2 repeats a tag after its [Board]: that record is board 2, its error
+    said as board 2's (its JSON line's board "2"), and no 'no record with [Board "2"]'; the records that broke before
+    their [Board] are said too (they may be board 2). ``-b 9``: none of the records read is board 9, and the four
+    that broke before their [Board] may be."""
     path, said = _bad_inputs_between_two_good_records(tmp_path)
-    for command in (("solve",), ("show",), ("tree", "-d", "1")):
+    for command in (("solve",), ("show",)):
         result = run(*command, path, "-b", "2", code=1)
-        assert result.stderr.splitlines() == [f"stich: {line}" for line in said] + [
-            f'stich: {path}: no record with [Board "2"] among those read (5 records could not be read, said above: it '
-            "may be one of them; expected one of its boards: 7, 8)"]
+        assert result.stderr.splitlines() == [f"stich: {line}" for line in said]
+    result = run("tree", "-d", "1", path, "-b", "2", code=1)
+    assert result.stderr.splitlines() == [f"stich: {said[0]}"]
+    lines = [json.loads(line) for line in run("solve", path, "-b", "2", "--json", code=1).stdout.splitlines()]
+    assert [line["record"]["board"] for line in lines] == ["2", None, None, None, None]
     result = run("solve", path, "-b", "9", code=1)
-    assert result.stderr.splitlines()[-1].startswith(f'stich: {path}: no record with [Board "9"] among those read')
+    assert result.stderr.splitlines() == [f"stich: {line}" for line in said[1:]] + [
+        f'stich: {path}: no record with [Board "9"] among those read (4 records could not be read, said above: it '
+        "may be one of them; expected one of its boards: 7, 8)"]
 
 
 def test_the_spinner_of_an_ascii_terminal_is_ascii():
@@ -3772,13 +3778,13 @@ def test_a_double_ctrl_c_stops_batch_with_its_message_and_130(tmp_path):
     assert code == 130, text[-1000:]
     assert "Traceback" not in text, text[-2000:]
     kept = out.read_text().count("\n")  # the whole lines in the file, which the stop counts
-    assert (f"stich: batch: stopped by the interrupt (SIGINT); the {kept:,} result{'s' if kept > 1 else ''} written "
+    assert (f"stich: batch: stopped by the interrupt (SIGINT); the {kept:,} line{'s' if kept > 1 else ''} written "
             f"so far {'are' if kept > 1 else 'is'} kept in {out}: rerun the command to resume") in text, text[-1000:]
 
 
-def test_a_stopped_batch_counts_the_results_its_output_keeps(tmp_path):
+def test_a_stopped_batch_counts_the_lines_its_output_keeps(tmp_path):
     """The stop says how many whole lines the output holds (a line the stop cut is none: a rerun trims it), one as
-    one result, and nothing written where the file is empty or was never made."""
+    one line, and nothing written where the file is empty or was never made."""
     from cli.batch import _kept_text
 
     out = tmp_path / "out.jsonl"
@@ -3786,9 +3792,9 @@ def test_a_stopped_batch_counts_the_results_its_output_keeps(tmp_path):
     out.write_text("")
     assert _kept_text(out) == f"nothing was written to {out} yet: rerun the command to resume"
     out.write_text('{"id":"a"}\n{"id":"b"')
-    assert _kept_text(out) == f"the 1 result written so far is kept in {out}: rerun the command to resume"
+    assert _kept_text(out) == f"the 1 line written so far is kept in {out}: rerun the command to resume"
     out.write_text('{"id":"a"}\n' * 1112)
-    assert _kept_text(out) == f"the 1,112 results written so far are kept in {out}: rerun the command to resume"
+    assert _kept_text(out) == f"the 1,112 lines written so far are kept in {out}: rerun the command to resume"
 
 
 def test_a_double_ctrl_c_stops_the_board_without_a_traceback():

@@ -518,7 +518,7 @@ def test_a_kratzen_record_without_a_pot_is_said_to_have_0_chips_as_score_and_the
     scored = json.loads(run("score", EXAMPLES / "kratzen.tbn", "-b", "1", *played, "--json").stdout)
     solved = json.loads(run("solve", EXAMPLES / "kratzen.tbn", "-b", "1", "--json").stdout)
     assert scored["pot"] == 0
-    assert scored["notes"] == ["pot 0: tricks and targets only (give the record a [Pot] tag, or --pot CHIPS)"]
+    assert scored["notes"] == ["pot 0: every deal settles at 0 (give the record a [Pot] tag, or --pot CHIPS)"]
     assert solved["notes"] == ["pot 0: every line settles at 0 (give the record a [Pot] tag, or --pot CHIPS)"]
 
 

@@ -1092,7 +1092,7 @@ def test_a_batch_stopped_by_sigterm_or_a_closed_terminal_resumes_to_the_whole_ru
     process = signalled_at(signum, "line:3", [*command, "--out", str(out)])
     assert process.returncode == 130, process.stderr
     assert process.stderr.splitlines()[-1] == (f"stich: batch: stopped by the interrupt (SIG{signum}); the 3 "
-                                               f"results written so far are kept in {out}: rerun the command to "
+                                               f"lines written so far are kept in {out}: rerun the command to "
                                                "resume")
     assert out.read_text().count("\n") == 3
     resumed = _stich_run(*command, "--out", str(out))

@@ -1036,6 +1036,8 @@ class Game(metaclass=GameType):
 
 
 #: The German packs' suits and ranks in words (Schafkopf, Kratzen): "Eichel Ober", "Schellen Ten".
+#: what a contract with its suit before its name ("Herz Solo", "Blau Trump") is told, in every game alike
+SUIT_AFTER_CONTRACT = "the suit comes after the contract"
 GERMAN_SUIT_WORDS = {"E": "Eichel", "G": "Gras", "H": "Herz", "S": "Schellen"}
 #: The names players call the German suits by, lower-cased, each with its letter, in German and in the English the
 #: examples' comments use: a contract that names its suit so ("Trump Herz", "Solo Hearts") is told the letter it is
@@ -1089,7 +1091,7 @@ def german_suit_word_error(game: type[Game], text: str, word: str, written: Call
         said = ContractFormError if isinstance(refused, ContractFormError) else InvalidContractError  # the form too
         return said(f"contract {quoted(text)}: {quoted(named_by)} is {suit}: {reason}")
     if suit_first is not None:
-        return InvalidContractError(f"contract {quoted(text)}: the suit comes after the contract; "
+        return InvalidContractError(f"contract {quoted(text)}: {SUIT_AFTER_CONTRACT}; "
                                     f"did you mean {quoted(guess)}?")
     return InvalidContractError(f"contract {quoted(text)}: {quoted(word)} is not a suit (E, G, H or S); "
                                 f"did you mean {quoted(guess)}?")

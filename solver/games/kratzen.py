@@ -17,8 +17,8 @@ from .tables import Level, RuleTables
 from ..formats.tbn import Record
 from .outcome import EMPTY_POT, ScoreItem, Scored, pot_payments, read_pot
 from .base import (Contract, Game, Objective, PayoffComponent, Rules, SettlementModel, TrumpSuitRules,
-                   GERMAN_RANK_WORDS, GERMAN_SUIT_WORDS, german_suit_of_word, german_suit_word_error,
-                   german_suited_pack, parse_words, reads_contract, require, tricks_objective,
+                   GERMAN_RANK_WORDS, GERMAN_SUIT_WORDS, SUIT_AFTER_CONTRACT, german_suit_of_word,
+                   german_suit_word_error, german_suited_pack, parse_words, reads_contract, require, tricks_objective,
                    unknown_objective)
 
 _RANKS = [("A", 0, []), ("K", 0, []), ("O", 0, []), ("U", 0, []), ("Z", 0, ["10", "T"]),
@@ -304,7 +304,7 @@ class Kratzen(Game):
             # the Bavarian order, the suit first ("Herz Trumpp": 'Trump H'), or a word that is no suit ("Blau")
             first = german_suit_of_word(PACK, words[0])
             if first is None:
-                close = "; the suit comes after Trump"
+                close = f"; {SUIT_AFTER_CONTRACT}"
             else:
                 bavarian = " ".join(("Trump", first, *words[2:]))
                 close = f"; did you mean {quoted(bavarian)}?" if reads_contract(cls, bavarian) else ""

@@ -440,13 +440,14 @@ def two_sided(name: str, seats: int, winner: frozenset[int], base: int, multipli
 #: How a pot is given, in a note that asks for one: ``stich``'s flag (the API's argument: ``analysis.POT_BY_ARGUMENT``).
 POT_BY_FLAG = "--pot CHIPS"
 #: What a pot of 0 (a record of a game paid from a pot without a ``[Pot]`` tag has one: docs/scoring.md) pays, in the
-#: words of every place that says it (the score's note, ``stich show``'s diagram, the board's table)
+#: words of every place that shows it beside the pot (``stich show``'s diagram, the board's table)
 EMPTY_POT = "tricks and targets only"
 
 
 def pot_zero_note(what: str, given: bool) -> str:
     """A document's note on a settlement at pot 0: every ``what`` settles at 0 (a ``line`` of the double-dummy score,
-    a ``contract`` of the table, as ``stich`` says each on stderr: :func:`pot_zero_said`), and, where no pot was
+    a ``contract`` of the table, a ``deal`` of ``score``, as ``stich`` says each on stderr: :func:`pot_zero_said`),
+    and, where no pot was
     ``given``, how to give one."""
     said = f"pot 0: every {what} settles at 0"
     return said if given else f"{said} (give the record a [Pot] tag, or {POT_BY_FLAG})"
@@ -457,12 +458,12 @@ def pot_zero_note(what: str, given: bool) -> str:
 #: each record: it knows them by these values (``cli.render.is_pot_zero_note``), not by their words.
 POT_ZERO_LINES_NOTE = pot_zero_note("line", given=False)
 POT_ZERO_CONTRACTS_NOTE = pot_zero_note("contract", given=False)
-POT_ZERO_SCORE_NOTE = f"pot 0: {EMPTY_POT} (give the record a [Pot] tag, or {POT_BY_FLAG})"
+POT_ZERO_SCORE_NOTE = pot_zero_note("deal", given=False)
 #: The same notes where a pot of 0 was given (a ``[Pot "0"]`` tag, ``--pot 0``, the argument ``pot=0``): they ask
 #: for no pot, as ``stich``'s line on stderr does not (``cli.records.pot_zero_line``).
 POT_ZERO_LINES_GIVEN_NOTE = pot_zero_note("line", given=True)
 POT_ZERO_CONTRACTS_GIVEN_NOTE = pot_zero_note("contract", given=True)
-POT_ZERO_SCORE_GIVEN_NOTE = f"pot 0: {EMPTY_POT}"
+POT_ZERO_SCORE_GIVEN_NOTE = pot_zero_note("deal", given=True)
 POT_ZERO_NOTES = (POT_ZERO_LINES_NOTE, POT_ZERO_CONTRACTS_NOTE, POT_ZERO_SCORE_NOTE, POT_ZERO_LINES_GIVEN_NOTE,
                   POT_ZERO_CONTRACTS_GIVEN_NOTE, POT_ZERO_SCORE_GIVEN_NOTE)
 

@@ -1039,19 +1039,19 @@ function markOdds() {
     const chance = chanceText(opening.win_probability);
     const scored = opening.mean_score !== null && opening.mean_score !== undefined;
     const payment = scored ? `mean payment ${paymentText(opening.mean_score)} ${S.view.score_unit}, ` : "";
-    node.append(el("span", { class: "value", title: `${opening.card}: ${payment}win ${chance} of the deals` },
+    node.append(el("span", { class: "value", title: `${opening.card}: ${payment}wins ${chance} of the deals` },
       scored ? paymentText(opening.mean_score) : chance));
     node.setAttribute("aria-label", `${node.dataset.spoken}: ${payment}wins ${chance} of the deals`);
   }
 }
 
-// The odds over all their samples in a sentence, for the status line (a status region: a screen reader hears them
+// The odds over all their deals in a sentence, for the status line (a status region: a screen reader hears them
 // once they are in, as it hears the card values in double dummy): the best card by stich analyse's ranking, with
 // what ranks it. "" before they are in, or where they stopped short.
 function oddsWords(odds) {
   if (!odds || odds.kind !== "odds") return "";
   const said = `Odds for seat ${odds.seat} over ${odds.samples.toLocaleString("en-US")} ` +
-    (odds.samples === 1 ? "sample" : "samples");
+    (odds.samples === 1 ? "deal" : "deals");
   const best = odds.openings[0];
   if (!best) return `${said}: win ${chanceText(odds.win_probability)}.`;
   const scored = best.mean_score !== null && best.mean_score !== undefined;
