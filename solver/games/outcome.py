@@ -447,8 +447,7 @@ EMPTY_POT = "tricks and targets only"
 def pot_zero_note(what: str, given: bool) -> str:
     """A document's note on a settlement at pot 0: every ``what`` settles at 0 (a ``line`` of the double-dummy score,
     a ``contract`` of the table, a ``deal`` of ``score``, as ``stich`` says each on stderr: :func:`pot_zero_said`),
-    and, where no pot was
-    ``given``, how to give one."""
+    and, where no pot was ``given``, how to give one."""
     said = f"pot 0: every {what} settles at 0"
     return said if given else f"{said} (give the record a [Pot] tag, or {POT_BY_FLAG})"
 
