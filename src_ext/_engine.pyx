@@ -53,60 +53,41 @@ def card_indices(uint64_t mask):
     return result
 
 
-def compress_bits(uint64_t word, uint64_t mask):
+def compress_bits(uint64_t word, uint64_t mask, bint portable=False):
     """The bits of ``word`` under ``mask`` packed down to the low bits, as the table keys pack them (for the tests
-    that check the engine's compress against a plain reference)."""
+    that check the engine's compress against a plain reference); ``portable``: by the portable C rounds, which a
+    BMI2 build never runs otherwise."""
     cdef CompressMask prepared
+    if portable:
+        stich_soft_compress_prepare(&prepared, mask)
+        return stich_soft_compress_with(word, &prepared)
     prepare_compress(&prepared, mask)
     return compress_prepared(word, &prepared)
 
 
-def compress_words(words, uint64_t mask):
+def compress_words(words, uint64_t mask, bint portable=False):
     """Each of ``words`` packed under one ``mask`` prepared once, as search.pxd packs a table key's words."""
     cdef CompressMask prepared
+    if portable:
+        stich_soft_compress_prepare(&prepared, mask)
+        return [stich_soft_compress_with(<uint64_t>word, &prepared) for word in words]
     prepare_compress(&prepared, mask)
     return [compress_prepared(<uint64_t>word, &prepared) for word in words]
 
 
-def expand_bits(uint64_t word, uint64_t mask):
+def expand_bits(uint64_t word, uint64_t mask, bint portable=False):
     """The low bits of ``word`` spread to the places of ``mask``'s set bits (compress undone)."""
-    return expand(word, mask)
+    return stich_soft_pdep(word, mask) if portable else expand(word, mask)
 
 
-def nth_bit(uint64_t mask, int n):
+def nth_bit(uint64_t mask, int n, bint portable=False):
     """The ``n``-th set bit of ``mask`` alone (0 <= n < 64), 0 when it has fewer."""
     if not 0 <= n < 64:
         raise ValueError(f"bit place out of range: n = {n!r} (allowed 0..63)")
-    return nth(mask, n)
+    return stich_soft_nth(mask, n) if portable else nth(mask, n)
 
 
 FAST_PEXT = bool(STICH_FAST_PEXT)      # True: the engine compresses with BMI2's pext and pdep (setup.py)
-
-
-def soft_compress_bits(uint64_t word, uint64_t mask):
-    """``compress_bits`` by the portable C rounds, which a BMI2 build never runs otherwise (for the tests)."""
-    cdef CompressMask prepared
-    stich_soft_compress_prepare(&prepared, mask)
-    return stich_soft_compress_with(word, &prepared)
-
-
-def soft_compress_words(words, uint64_t mask):
-    """``compress_words`` by the portable C rounds."""
-    cdef CompressMask prepared
-    stich_soft_compress_prepare(&prepared, mask)
-    return [stich_soft_compress_with(<uint64_t>word, &prepared) for word in words]
-
-
-def soft_expand_bits(uint64_t word, uint64_t mask):
-    """``expand_bits`` by the portable C rounds."""
-    return stich_soft_pdep(word, mask)
-
-
-def soft_nth_bit(uint64_t mask, int n):
-    """``nth_bit`` by the portable C loop."""
-    if not 0 <= n < 64:
-        raise ValueError(f"bit place out of range: n = {n!r} (allowed 0..63)")
-    return stich_soft_nth(mask, n)
 
 
 cdef int _check(object value, int low, int high, str what) except -1:

@@ -1,12 +1,14 @@
 """The engine's bit compression (``compress``/``expand``, the table keys' packing, src_ext/cardset.pxd) and its n-th
 set bit against plain Python definitions, on random words and masks of every density: built without BMI2 they are
 Hacker's Delight's six-round shifts and a loop, whose every bit must land where pext and pdep would put it. The
-portable versions are compiled into every build (``soft_*``), so both paths are tested wherever the engine is built."""
+portable versions are compiled into every build (``stich_soft_*``) and the hooks take ``portable``, so both paths
+are tested wherever the engine is built."""
 
 from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from functools import partial
 from typing import NamedTuple
 
 import pytest
@@ -57,9 +59,14 @@ class Bits(NamedTuple):
     nth: Callable[[int, int], int]
 
 
-ENGINE = Bits(_engine.compress_bits, _engine.compress_words, _engine.expand_bits, _engine.nth_bit)
-PORTABLE = Bits(_engine.soft_compress_bits, _engine.soft_compress_words, _engine.soft_expand_bits,
-                _engine.soft_nth_bit)
+def path_hooks(portable: bool) -> Bits:
+    """The engine's hooks on one path: ``portable`` the C rounds every build compiles, else the build's own."""
+    return Bits(partial(_engine.compress_bits, portable=portable), partial(_engine.compress_words, portable=portable),
+                partial(_engine.expand_bits, portable=portable), partial(_engine.nth_bit, portable=portable))
+
+
+ENGINE = path_hooks(portable=False)
+PORTABLE = path_hooks(portable=True)
 PATHS = pytest.mark.parametrize("bits", [ENGINE, PORTABLE], ids=["engine", "portable"])
 
 
