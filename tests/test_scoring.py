@@ -714,6 +714,22 @@ def test_valat_modes(valat_play, mode, names, total):
     assert zero_sum(settlement)
 
 
+def test_a_multiplying_valat_shows_its_own_value_and_kontra_and_says_the_factor(valat_play):
+    """valat_mode=multiplies_total with "Valat; Kontra Valat": the factor is 12 x 2 = 24; the Valat's row shows 12 in
+    the base column and its Kontra in the x column, as every other row does (not a base of 24 with x1), and its
+    reason says how the 24 is made. Game 4 + Absolut 2 - 4 Kings 4 (the defenders'), x24: the soloist +3 x 48."""
+    settlement = valat_settlement(valat_play, "valat_mode=multiplies_total", "1: Valat; 2: Kontra Valat")
+    valat, = items(settlement)["valat"]
+    assert (valat.base, valat.multiplier, valat.value) == (12, 2, 0)
+    assert valat.reason.endswith("; multiplies every other item by 24 (12 x2 Kontra)")
+    assert [(i.name, i.value) for i in settlement.items if i.name != "valat"] == [
+        ("game", 96), ("absolut", 48), ("four_kings", 96)]
+    assert settlement.payments == (144, -48, -48, -48)
+    silent, = items(valat_settlement(valat_play, "valat_mode=multiplies_total"))["valat"]
+    assert (silent.base, silent.multiplier, silent.reason) == (6, 1, "Valat made silently; multiplies every other "
+                                                                        "item by 6")
+
+
 def test_announced_valat_with_kontra(valat_play):
     found = items(valat_settlement(valat_play, announcements="1: Valat; 2: Kontra Valat; 1: Retour Valat"))
     valat, = found["valat"]
