@@ -714,6 +714,22 @@ def test_valat_modes(valat_play, mode, names, total):
     assert zero_sum(settlement)
 
 
+def test_a_multiplying_valat_shows_its_own_value_and_kontra_and_says_the_factor(valat_play):
+    """valat_mode=multiplies_total with "Valat; Kontra Valat": the factor is 12 x 2 = 24; the Valat's row shows 12 in
+    the base column and its Kontra in the x column, as every other row does (not a base of 24 with x1), and its
+    reason says how the 24 is made. Game 4 + Absolut 2 - 4 Kings 4 (the defenders'), x24: the soloist +3 x 48."""
+    settlement = valat_settlement(valat_play, "valat_mode=multiplies_total", "1: Valat; 2: Kontra Valat")
+    valat, = items(settlement)["valat"]
+    assert (valat.base, valat.multiplier, valat.value) == (12, 2, 0)
+    assert valat.reason.endswith("; multiplies every other item by 24 (12 x2 Kontra)")
+    assert [(i.name, i.value) for i in settlement.items if i.name != "valat"] == [
+        ("game", 96), ("absolut", 48), ("four_kings", 96)]
+    assert settlement.payments == (144, -48, -48, -48)
+    silent, = items(valat_settlement(valat_play, "valat_mode=multiplies_total"))["valat"]
+    assert (silent.base, silent.multiplier, silent.reason) == (6, 1, "Valat made silently; multiplies every other "
+                                                                        "item by 6")
+
+
 def test_announced_valat_with_kontra(valat_play):
     found = items(valat_settlement(valat_play, announcements="1: Valat; 2: Kontra Valat; 1: Retour Valat"))
     valat, = found["valat"]
@@ -1439,3 +1455,48 @@ def test_a_mean_that_rounds_to_zero_is_written_unsigned_in_every_report():
         "0.00", "0.00", "0.00", "0.00", "+0.01", "-1.25", "+12.50"]
     assert mean_with_interval(-0.001, [None, None]) == "0.00"
     assert mean_text(Mean.of([-0.001])) == "0.00"
+
+
+#: Whole Zwanzigerrufen deals played to the end, each settlement checked by hand against RULES.md 1.7 (the values
+#: in the comments; v is what each loser pays per winner, a soloist moves 3v).
+AUDITED_DEALS = [
+    # Normal T20 (seat 2), "3: Kontra; 1: Retour": D took 15. Game 1 x 4 + Absolut against (silent) 1: v = 5.
+    ("1: T8 T4 SK SQ SN SJ SG CQ CG DQ / T20 T19 T14 T11 T10 T9 T7 CK CN CJ / T21 T6 T1 HK HQ HN HG DK DN DG / "
+     "TS T18 T17 T16 T15 T13 T12 T5 HJ DJ", "Normal", "1", "3: Kontra; 1: Retour",
+     "T8 T20 T21 T18 / T6 TS T4 T19 / T17 SK T11 T1 / T16 SQ T10 HK / T15 SN T9 HQ / T13 SJ T14 HN / T7 HG T12 SG / "
+     "T5 CQ CK DK / HJ CG CN DN / DJ DQ CJ DG", (-5, -5, 5, 5)),
+    # Solo of seat 2 (dealt the Trull), "2: Pagat; 3: Kontra Pagat": D took 29, T1 spent in trick 6. Game 4 +
+    # Absolut against 1 x 2 + Pagat failed 2 x 2 (Solo) x 2 (Kontra) - Trull 1 x 2: v = 4 + 2 + 8 - 2 = 12.
+    ("1: T20 T18 T16 T15 T11 T7 T4 HN DK DN / TS T21 T14 T13 T12 T1 SK SJ HK HG / T19 T17 T10 T9 T6 T5 SG CJ HQ HJ / "
+     "T8 SQ SN CK CQ CN CG DQ DJ DG", "Solo", "2", "2: Pagat; 3: Kontra Pagat",
+     "T20 TS T19 T8 / T21 T17 CG T11 / T14 T10 SQ T18 / T16 T13 T9 SN / T15 T12 T6 CK / T7 T1 T5 CQ / T4 SK SG CN / "
+     "DK SJ CJ DQ / HN HK HQ DJ / HG HJ DG DN", (12, -36, 12, 12)),
+    # Solo of seat 1, "1: Valat; 2: Kontra Valat", all ten tricks: Game 4 + Absolut 1 x 2 + Valat 12 x 4 x 2 (not
+    # doubled in a Solo): v = 4 + 2 + 96 = 102, the soloist +306.
+    ("1: TS T21 T20 T19 T18 T17 T16 SK CK HK / T15 T12 T9 T6 T4 T1 SQ SG CN DK / "
+     "T14 T11 T8 T5 SN CQ CG HQ HG DQ / T13 T10 T7 SJ CJ HN HJ DN DJ DG", "Solo", "1", "1: Valat; 2: Kontra Valat",
+     "TS T15 T14 T13 / T21 T12 T11 T10 / T20 T9 T8 T7 / T19 T6 T5 SJ / T18 T4 SN CJ / T17 T1 CQ HN / T16 SQ CG HJ / "
+     "SK SG HQ DN / CK CN HG DJ / HK DK DQ DG", (306, -102, -102, -102)),
+    # Normal T16 (seat 2), nothing announced, all ten tricks with the Pagat last: Game 1 + Absolut 1 + Pagat 1 +
+    # Valat 6 + Trull 1 (seat 1 dealt TS T21 T1): v = 10.
+    ("1: TS T21 T20 T19 T18 T17 T1 SK CK HK / T16 SQ SN CQ CN HQ HN DK DQ DN / T15 T13 T11 T9 T7 T5 SJ CJ HJ DG / "
+     "T14 T12 T10 T8 T6 T4 SG CG HG DJ", "Normal", "1", "",
+     "TS T16 T15 T14 / T21 SQ T13 T12 / T20 SN T11 T10 / T19 CQ T9 T8 / T18 CN T7 T6 / T17 HQ T5 T4 / SK HN SJ SG / "
+     "CK DK CJ CG / HK DQ HJ HG / T1 DN DG DJ", (10, 10, -10, -10)),
+    # The same with seat 3's DG and seat 4's T14 swapped: T15 beats the silent Pagat in trick 10, D took 88 - 11 =
+    # 77. Game 1 + Absolut 1 - Pagat beaten 1 + Trull 1: v = 2.
+    ("1: TS T21 T20 T19 T18 T17 T1 SK CK HK / T16 SQ SN CQ CN HQ HN DK DQ DN / T15 T14 T13 T11 T9 T7 T5 SJ CJ HJ / "
+     "T12 T10 T8 T6 T4 SG CG HG DJ DG", "Normal", "1", "",
+     "TS T16 T5 T4 / T21 DN T7 T6 / T20 DQ T9 T8 / T19 DK T11 T10 / T18 CN T13 T12 / T17 CQ T14 DG / SK SQ SJ SG / "
+     "CK SN CJ CG / HK HQ HJ HG / T1 HN T15 DJ", (2, 2, -2, -2)),
+]
+
+
+@pytest.mark.parametrize("deal, contract, declarer, announcements, play, payments", AUDITED_DEALS)
+def test_whole_zwanzigerrufen_deals_pay_what_the_rule_book_says(deal, contract, declarer, announcements, play,
+                                                                   payments):
+    """Kontra and Retour on the game, a Solo's doubled bonuses beside its undoubled Valat, a failed Kontra'd Pagat,
+    the Trull, a silent Pagat made and one beaten: each deal's payments are the hand-computed ones."""
+    tags = {"Declarer": declarer} | ({"Announcements": announcements} if announcements else {})
+    settlement = score_deal(position_of("Zwanzigerrufen", deal, contract, play, **tags))
+    assert settlement.payments == payments

@@ -658,13 +658,16 @@ def apply_valat_mode(rules: Rules, items: list[ScoreItem]) -> tuple[list[ScoreIt
         return ([i for i in items if i.name in ("game", "valat")],
                 ["the Valat cancels every other bonus (valat_mode=cancels_other_bonuses)"])
     valat = made[0]
-    factor = (12 if valat.announced else 6) * valat.multiplier
+    times = 12 if valat.announced else 6
+    factor = times * valat.multiplier
+    # the row keeps its own Kontra in the x column, as every other row does, and says how the factor is made
+    made_of = f" ({times} x{valat.multiplier} Kontra)" if valat.multiplier > 1 else ""
     result = []
     for item in items:
         if item is valat:
-            result.append(ScoreItem("valat", item.winners, factor, 1, item.announced, 0,
-                                    f"{item.reason}; multiplies every other item by {factor}", item.losers,
-                                    item.against))
+            result.append(ScoreItem("valat", item.winners, times, item.multiplier, item.announced, 0,
+                                    f"{item.reason}; multiplies every other item by {factor}{made_of}",
+                                    item.losers, item.against))
         else:
             result.append(ScoreItem(item.name, item.winners, item.base * factor, item.multiplier, item.announced,
                                     item.value * factor, f"{item.reason}; x{factor} for the Valat", item.losers,
