@@ -358,6 +358,12 @@ class InvalidPositionError(StichError):
     weight out of range)."""
 
 
+class UnfinishedPlayError(ParseError, InvalidPositionError):
+    """A record read from a file whose play stops before the deal is over, asked what needs every card played (its
+    score): pointed at the file's place where the play stops, as a ParseError, and the InvalidPositionError an app
+    catches for a deal not finished, as a position made by hand is refused."""
+
+
 class InvalidSeatError(StichError):
     """A seat that is not a whole number from 1 to the deal's seat count, wherever the API takes one (a hand, an
     objective's seat, a declarer, partner or leader, an analysis's seat, known cards, an announcement), or a seat
