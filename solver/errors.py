@@ -254,6 +254,23 @@ class ContractFormError(InvalidContractError):
     form a second time, which it adds to every other refusal of the contract."""
 
 
+class UnknownContractError(ContractFormError):
+    """A contract of no name the game knows, kept in its parts (``unknown Schafkopf contract 'Sollo'; did you mean
+    'Solo' with a suit? (expected ...)``): a contract guessed from what a player wrote ("Sollo Herz" read as 'Sollo
+    H') is refused as the text written, a note on the guess said only where the ``suggestion`` uses it or the
+    contract's name is one the game reads (``name_known``: "Wenz Herz", the suit being what is wrong), not where the
+    name is another game's ("Herz Trump" in Schafkopf)."""
+
+    def __init__(self, game: str, text: str, suggestion: str, expected: str, *, name_known: bool = False,
+                 note: str = "") -> None:
+        super().__init__(f"unknown {game} contract {quoted(text)}{note}{suggestion} (expected {expected})")
+        self.game = game
+        self.text = text
+        self.suggestion = suggestion
+        self.expected = expected
+        self.name_known = name_known
+
+
 class ForeignObjective(InvalidContractError):
     """An objective of another game than the position's (``-o schneider`` on a Zwanzigerrufen record): the same for
     every contract of ``game``, so a command reading records says it once a game as ``bare``, which offers the game's
@@ -339,6 +356,12 @@ class InvalidPositionError(StichError):
     """A play state, objective or number passed to a solver that no legal play reaches or the engine cannot take
     (cards in two places, hands that do not fit the trick on the table, a trick that breaks the rules, a flag or
     weight out of range)."""
+
+
+class UnfinishedPlayError(ParseError, InvalidPositionError):
+    """A record read from a file whose play stops before the deal is over, asked what needs every card played (its
+    score): pointed at the file's place where the play stops, as a ParseError, and the InvalidPositionError an app
+    catches for a deal not finished, as a position made by hand is refused."""
 
 
 class InvalidSeatError(StichError):

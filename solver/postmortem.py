@@ -284,14 +284,16 @@ class PlayAnalysis:
 
     def _repr_html_(self) -> str:
         """What Jupyter shows (it prefers HTML to SVG): the plot, then ``stich postmortem``'s tables, every card and
-        per seat, with the notes on the measure and the lines on where the game changed hands between them."""
+        per seat, with the notes on the measure and the lines on where the game changed hands between them; a record
+        with no Play section, the title and :data:`NO_PLAY`, as ``print()`` says it."""
+        title = html_lines(str(self).splitlines()[:1], bold=True)
         if not self.cards:
-            return html_lines([NO_PLAY])
+            return f"<div>{title}{html_lines([NO_PLAY])}</div>"
         svg = self.plot_svg()
         columns = card_columns(self.measure, bool(self.points_curve))
         # the plot (some 990 px wide) shrinks to a narrower output area, by its viewBox, rather than run past it
         scaled = svg[svg.index("<svg"):].replace("<svg ", '<svg style="max-width:100%;height:auto" ', 1)
-        parts = [html_lines(str(self).splitlines()[:1], bold=True), scaled,
+        parts = [title, scaled,
                  html_lines([card_table_title(self.game, self.measure, self.declarer, self.declaring_side)],
                             bold=True),
                  html_table(columns, [card.cells() for card in self.cards], right=number_columns(columns)),

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from html import escape
 from typing import TYPE_CHECKING, Any, Literal, Sequence
 
-from .errors import InvalidPositionError, ParseError, StichError
+from .errors import InvalidPositionError, ParseError, StichError, UnfinishedPlayError
 from .games import games_with, get_game
 from .games.base import Game, Rules
 from .games.outcome import (ITEM_COLUMNS, ITEM_NUMBER_COLUMNS, MAX_POT, POT_ZERO_SCORE_GIVEN_NOTE, POT_ZERO_SCORE_NOTE,
@@ -157,8 +157,8 @@ def require_complete(position: Position) -> None:
         tokens = [token for line in play.tricks for token in line if token.line] if play is not None else []
         leader = play.leader if play is not None else None
         place = tokens[-1] if tokens else (leader if leader is not None and leader.line else None)
-        raise ParseError(text, source=record.source, line=place.line if place else record.line,
-                         column=place.column if place else 1)
+        raise UnfinishedPlayError(text, source=record.source, line=place.line if place else record.line,
+                                  column=place.column if place else 1)
 
 
 def scoring_inputs(position: Position, *, pot: object = None, announcements: object = None) -> object:
@@ -276,9 +276,10 @@ def score_deal(position: Position, *, pot: int | None = None, announcements: Ann
 
     ``announcements`` (tag text or a list of :class:`~solver.announcements.Announcement`) overrides the record's
     ``[Announcements]`` tag, ``pot`` its ``[Pot]`` tag, for the games that have them (``Game.has_announcements``,
-    ``Game.has_pot``). Raises StichError when the Play section is not complete (unless the play so far settles
-    the deal, ``Game.play_settles``) and ParseError, pointing into the tag, for announcements the rules
-    do not allow."""
+    ``Game.has_pot``). Raises InvalidPositionError when the Play section is not complete, unless the play so far
+    settles the deal (``Game.play_settles``): for a record read from a file its subclass UnfinishedPlayError, also a
+    ParseError pointing where the play stops; and ParseError, pointing into the tag, for announcements the rules do
+    not allow."""
     rules = check_position(position).rules
     check_scoring_inputs(position.game, pot, announcements)
     if not position.game.play_settles(rules, position.state):

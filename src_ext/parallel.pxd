@@ -279,7 +279,9 @@ cdef inline int root_next_card(Worker* w, int i) noexcept nogil:
     only a card that does is searched exactly, from its fail-soft bound. 0 when the question stops."""
     cdef Shared* shared = w.shared
     cdef int b = load_flag(&shared.best) >> 8
-    cdef int reward, r, result, proved, outcome
+    cdef int reward, r, proved, outcome
+    cdef int result = 0                       # set where it is read: a search not aborted that beat b (the compiler
+                                              # cannot see that CARD_SEARCHED means not aborted)
     reward = begin_card(w, i)
     if shared.maximising:
         r = reward + search(&w.S, b - reward, b + 1 - reward)

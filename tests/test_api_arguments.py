@@ -774,7 +774,6 @@ UNKNOWN_SCHAFKOPF_SUIT_WORD = UNKNOWN_SCHAFKOPF.replace("'{}'", "'{}' ('{}' is {
     # of the text as given, the suit read in passing (one message, not one quoted inside another)
     (solver.Schafkopf, "Wenz Herz", UNKNOWN_SCHAFKOPF_SUIT_WORD.format("Wenz Herz", "Herz", "H")),
     (solver.Schafkopf, "Wenz GA", UNKNOWN_SCHAFKOPF_SUIT_WORD.format("Wenz GA", "GA", "G")),
-    (solver.Schafkopf, "Herz Eichel", UNKNOWN_SCHAFKOPF_SUIT_WORD.format("Herz Eichel", "Eichel", "E")),
     # a misspelt name with a suit in words: the same, its close match suggested with the suit, or a note on it
     (solver.Schafkopf, "Rufr Herz", "unknown Schafkopf contract 'Rufr Herz' ('Herz' is H); did you mean 'Rufer' with "
                                     "another suit? "
@@ -782,6 +781,10 @@ UNKNOWN_SCHAFKOPF_SUIT_WORD = UNKNOWN_SCHAFKOPF.replace("'{}'", "'{}' ('{}' is {
     (solver.Schafkopf, "Sollo Herz", "unknown Schafkopf contract 'Sollo Herz' ('Herz' is H); did you mean 'Solo H' or "
                                      "'SoloTout H'? (expected Rufer E|G|S, Wenz, Solo E|G|H|S, WenzTout, "
                                      "SoloTout E|G|H|S, Sie)"),
+    # another game's contract with a suit in words: unknown, the suit not noted where nothing suggested uses it
+    (solver.Schafkopf, "Herz Trump", UNKNOWN_SCHAFKOPF.format("Herz Trump")),
+    (solver.Schafkopf, "Trump Herz", UNKNOWN_SCHAFKOPF.format("Trump Herz")),
+    (solver.Schafkopf, "Herz Eichel", UNKNOWN_SCHAFKOPF.format("Herz Eichel")),
     (solver.Kratzen, "Trump Eichel Mus",
      "contract 'Trump Eichel Mus': 'Eichel' is E: 'Mus' is not Muss or SevenMuss"),
     # hearts in a Rufer, in words or by a card, refused for the reason 'Rufer H' is

@@ -819,7 +819,9 @@ def test_a_post_mortem_its_cards_and_players_print_and_render_stich_postmortem_s
         and "cost (points)" in printed
     assert str(scored.players[3]).endswith("cost (game units) 0  cost (points) 5")
     unplayed = solver.analyse_play(next(solver.read_positions(VALAT.parent / "kratzen.tbn")))
-    assert unplayed._repr_html_() == "<p>the record has no Play section: nothing to analyse</p>"
+    assert unplayed._repr_html_() == ('<div><p style="font-weight:bold">Kratzen Trump S, attacker 1: each '
+                                      "mover&#x27;s own tricks</p><p>the record has no Play section: nothing to "
+                                      "analyse</p></div>")  # the title as every post-mortem's view has it
     assert str(unplayed) == ("Kratzen Trump S, attacker 1: each mover's own tricks\n"  # print() says it too
                              "the record has no Play section: nothing to analyse")
     assert repr(unplayed) == "<PlayAnalysis Kratzen Trump S, attacker 1: no Play section, nothing to analyse>"

@@ -64,7 +64,7 @@ def test_a_bad_contract_is_said_once_with_what_was_expected(name):
      "contract 'Trump Blau': 'Blau' is not a suit (E, G, H or S) (expected Trump E|G|H|S [Muss|SevenMuss])"),
     ("kratzen.tbn", "Trump H Seven Muss X", "contract 'Trump H Seven Muss X': expected Trump E|G|H|S [Muss|SevenMuss]"),
     ("zwanzigerrufen.tbn", "Normal T20 T19", "contract 'Normal T20 T19': expected Normal or Normal T20..T16"),
-    ("schafkopf.tbn", "Herz Trump", "unknown Schafkopf contract 'Herz Trump' ('Herz' is H) "
+    ("schafkopf.tbn", "Herz Trump", "unknown Schafkopf contract 'Herz Trump' "
                                     "(expected Rufer E|G|S, Wenz, Solo E|G|H|S, WenzTout, SoloTout E|G|H|S, Sie)"),
     ("schafkopf.tbn", "Rufer H", "hearts cannot be called in a Rufer (got 'Rufer H', "
                                  "expected Rufer E|G|S, Wenz, Solo E|G|H|S, WenzTout, SoloTout E|G|H|S, Sie)"),

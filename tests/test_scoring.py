@@ -1445,6 +1445,21 @@ def test_scoring_a_made_position_before_its_end_says_every_card_is_needed_not_a_
                                  "played; dd_settlement settles the rest double dummy)")
 
 
+def test_scoring_an_unfinished_record_from_a_file_is_the_position_error_an_app_catches():
+    """score_deal of a record whose play stops early raises the InvalidPositionError a made position raises (an app
+    catches one class for a deal not finished), also a ParseError at the file's place where the play stops (the
+    command's message)."""
+    examples = Path(__file__).parent.parent / "examples"
+    position = list(solver.read_positions(examples / "schafkopf.tbn"))[1]
+    with pytest.raises(solver.InvalidPositionError) as caught:
+        solver.score_deal(position)
+    assert isinstance(caught.value, solver.ParseError)
+    assert (caught.value.line, caught.value.column) == (36, 10)
+    assert caught.value.message == ("scoring needs a complete Play section, every card of the deal played (4 of 8 "
+                                    "tricks played); the double-dummy settlement plays the rest: stich score --dd, "
+                                    "dd_settlement")
+
+
 def test_a_mean_that_rounds_to_zero_is_written_unsigned_in_every_report():
     """analyse, match and advice write a mean that rounds to zero as ``0.00``, not ``+0.00`` or ``-0.00`` (``:+.2f`` of
     a tiny negative), a gain or a loss that is neither: one helper writes them all, as ``signed`` writes a settlement's

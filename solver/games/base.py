@@ -22,8 +22,8 @@ from ..announcements import Announcement
 from ..cards import Card, Pack, build_pack
 from ..deal import Deal
 from ..errors import (ContractFormError, ForeignObjective, InvalidContractError, InvalidDealError,
-                      InvalidSeatContractError, StichError, VariantError, close_matches, did_you_mean, integral,
-                      is_whole_number, objective_meant, quoted)
+                      InvalidSeatContractError, StichError, UnknownContractError, VariantError, close_matches,
+                      did_you_mean, integral, is_whole_number, objective_meant, quoted)
 from ..formats.tbn import Record
 from ..state import PlayState, Trick
 from ..variant import Flag, Variant
@@ -1075,7 +1075,8 @@ def german_suit_word_error(game: type[Game], text: str, word: str, written: Call
     reads in no suit (``'Eichel' is E: 'Mus' is not Muss or SevenMuss``); where it is of no form the game reads (a
     misspelt name, "Rufr Herz"), its game's unknown-contract message is said of ``text``, the suit read in passing:
     ``unknown Schafkopf contract 'Rufr Herz' ('Herz' is H); did you mean 'Rufer' with another suit? (expected
-    ...)``, one sentence, not one message quoted inside another."""
+    ...)``, one sentence, not one message quoted inside another; the suit is noted only where the suggestion uses it
+    or the contract's name is the game's ("Herz Trump" in Schafkopf is an unknown contract, nothing more)."""
     named_by = word if suit_first is None else suit_first
     suit = german_suit_of_word(game.pack, named_by)
     if suit is None:
@@ -1084,10 +1085,13 @@ def german_suit_word_error(game: type[Game], text: str, word: str, written: Call
     try:
         game.read_contract(guess)
     except InvalidContractError as refused:
-        if isinstance(refused, ContractFormError) and quoted(guess) in str(refused):  # it says the form expected
-            return ContractFormError(str(refused).replace(quoted(guess),
-                                                          f"{quoted(text)} ({quoted(named_by)} is {suit})", 1))
+        if isinstance(refused, UnknownContractError):  # said of the text written, the suit noted where suggested
+            note = f" ({quoted(named_by)} is {suit})" if refused.suggestion or refused.name_known else ""
+            return UnknownContractError(refused.game, text, refused.suggestion, refused.expected,
+                                        name_known=refused.name_known, note=note)
         reason = str(refused).removeprefix(f"contract {quoted(guess)}: ")
+        if isinstance(refused, ContractFormError):  # it says the form expected
+            return ContractFormError(f"contract {quoted(text)} ({quoted(named_by)} is {suit}): {reason}")
         said = ContractFormError if isinstance(refused, ContractFormError) else InvalidContractError  # the form too
         return said(f"contract {quoted(text)}: {quoted(named_by)} is {suit}: {reason}")
     if suit_first is not None:

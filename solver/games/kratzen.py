@@ -10,7 +10,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from ..deal import Deal
-from ..errors import ContractFormError, InvalidContractError, InvalidSeatContractError, quoted
+from ..errors import ContractFormError, InvalidContractError, InvalidSeatContractError, UnknownContractError, quoted
 from ..state import PlayState
 from ..variant import Flag, Variant
 from .tables import Level, RuleTables
@@ -308,7 +308,7 @@ class Kratzen(Game):
             else:
                 bavarian = " ".join(("Trump", first, *words[2:]))
                 close = f"; did you mean {quoted(bavarian)}?" if reads_contract(cls, bavarian) else ""
-        return ContractFormError(f"unknown Kratzen contract {quoted(text)}{close} (expected {cls.contract_help})")
+        return UnknownContractError(cls.name, text, close, cls.contract_help)
 
     @classmethod
     def read_contract(cls, text: str) -> Contract:

@@ -11,7 +11,7 @@ from typing import Hashable
 
 from ..cards import Pack
 from ..deal import Deal
-from ..errors import ContractFormError, InvalidContractError, close_matches, quoted
+from ..errors import ContractFormError, InvalidContractError, UnknownContractError, close_matches, quoted
 from ..state import PlayState
 from ..variant import Flag, Variant
 from .tables import CalledCard, Level, RuleTables
@@ -25,6 +25,9 @@ _RANKS = [("A", 11, []), ("Z", 10, ["10", "T"]), ("K", 4, []), ("O", 3, []), ("U
           ("9", 0, []), ("8", 0, []), ("7", 0, [])]
 
 PACK = german_suited_pack("Schafkopf", _RANKS)
+#: The words a contract's name is read from (read_contract), lower-cased: a suit after one of them that is refused is
+#: noted as read (german_suit_word_error), where after another game's word ("Herz Trump") it is not.
+_CONTRACT_WORDS = frozenset({"rufer", "ruf", "sauspiel", "call", "solo", "solotout", "wenz", "wenztout", "sie"})
 
 TOTAL_POINTS = 120
 SUITS = "EGHS"
@@ -320,7 +323,8 @@ class Schafkopf(Game):
         shared = notes.pop() if len(notes) == 1 else ""  # one note said once, after every name
         named = [quoted(whole) + (f" {note}" if note and not shared else "") for whole, note in suggested]
         close = "; did you mean " + " or ".join(named) + (f" {shared}" if shared else "") + "?" if suggested else ""
-        return ContractFormError(f"unknown Schafkopf contract {quoted(text)}{close} (expected {cls.contract_help})")
+        return UnknownContractError(cls.name, text, close, cls.contract_help,
+                                    name_known=kind.lower() in _CONTRACT_WORDS)
 
     @classmethod
     def read_contract(cls, text: str) -> Contract:

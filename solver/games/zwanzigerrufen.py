@@ -15,7 +15,7 @@ from ..announcements import (Announcement, announcement_error, bad_announcement,
                              parse_announcements)
 from ..cards import build_pack
 from ..deal import Deal
-from ..errors import ContractFormError, InvalidContractError, StichError, did_you_mean, quoted
+from ..errors import ContractFormError, InvalidContractError, StichError, UnknownContractError, did_you_mean, quoted
 from ..formats.tbn import Record
 from ..state import PlayState
 from ..variant import Flag, Variant
@@ -815,8 +815,7 @@ class Zwanzigerrufen(Game):
         # the other words read for each contract ("Rufr": 'Normal'), naming the contract
         close = did_you_mean(words[0], {"Normal": "Normal", "Rufer": "Normal", "Call": "Normal", "Solo": "Solo",
                                         "Schwarzer": "Solo", "SuitSolo": "SuitSolo", "Farbensolo": "SuitSolo"})
-        raise ContractFormError(f"unknown Zwanzigerrufen contract {quoted(text)}{close} "
-                                f"(expected {cls.contract_help})")
+        raise UnknownContractError(cls.name, text, close, cls.contract_help)
 
     @classmethod
     def called_card(cls, deal: Deal) -> int:

@@ -981,9 +981,10 @@ function renderOdds(odds) {
   const percent = (p) => `${(100 * p).toFixed(0)}%`;
   const compact = (p, i) => (i && i[0] !== null ? figure(`${percent(p)} (${(100 * i[0]).toFixed(0)}-${percent(i[1])})`)
     : percent(p));
+  // the columns in stich analyse's order: the payment, by which the cards rank, first, the mean of the measure last
   const rows = odds.openings.map((o) => el("tr", { dataset: { card: o.card } }, el("td", {}, o.card),
-    el("td", {}, tenth(o.mean)), ...(scored ? [el("td", {}, payment(o.mean_score))] : []),
-    el("td", { class: "share" }, compact(o.win_probability, o.win_interval))));
+    ...(scored ? [el("td", {}, payment(o.mean_score))] : []),
+    el("td", { class: "share" }, compact(o.win_probability, o.win_interval)), el("td", {}, tenth(o.mean))));
   // whose each bonus is and how often it was forced: the seat's side's or the other's on every deal, or either (a
   // partner the deal names changes the sides), as stich analyse's "bonuses forced"; a seat's own target where every
   // seat plays for itself has no sides: the hand's, or that seat's
@@ -1011,7 +1012,7 @@ function renderOdds(odds) {
       "; each share of the deals with its 95% Wilson interval in brackets"),
     // each table in a box that scrolls sideways where a phone's panel is narrower than its whole figures
     rows.length ? el("div", { class: "odds-table" }, el("table", {}, el("tr", {}, el("th", {}, "card"),
-      el("th", {}, `mean ${measure}`), ...(scored ? [el("th", {}, "mean payment")] : []), el("th", {}, "win")),
+      ...(scored ? [el("th", {}, "mean payment")] : []), el("th", {}, "win"), el("th", {}, `mean ${measure}`)),
       ...rows)) : "",
     bonuses.length ? el("div", { class: "odds-table" }, el("table", { id: "odds-bonuses" }, el("tr", {},
       el("th", { class: "name" }, S.view.per_seat ? "target" : "item"), el("th", {}, "whose"),
