@@ -2731,11 +2731,15 @@ def test_a_command_imports_only_what_it_uses():
     assert "networkx" not in _modules_after("solve", "--help")
 
 
-#: A first user's commands (README.md's first sections) and the command module each runs: none loads what only other
-#: commands, a file of CSV given for records or the board's listener use (bench/README.md, "The first minute").
+#: A first user's commands (README.md's first sections, and the other examples as a user tries them) and the command
+#: module each runs: none loads what only other commands, a file of CSV given for records or the board's listener use
+#: (bench/README.md, "The first minute").
 FIRST_MINUTE = ((("show", "schafkopf.tbn"), "solver.cli.show"), (("solve", "valat.tbn"), "solver.cli.solve"),
                 (("solve", "schafkopf.tbn", "--board", "1"), "solver.cli.solve"),
-                (("check", "valat.tbn"), "solver.cli.check"), (("score", "kratzen.tbn"), "solver.cli.score"))
+                (("check", "valat.tbn"), "solver.cli.check"), (("score", "kratzen.tbn"), "solver.cli.score"),
+                (("score", "schafkopf.tbn"), "solver.cli.score"),
+                (("score", "schafkopf.tbn", "--board", "7", "--dd"), "solver.cli.score"),
+                (("check", "zwanzigerrufen.tbn", "--board", "1"), "solver.cli.check"))
 
 
 @pytest.mark.parametrize("argv, command_module", FIRST_MINUTE, ids=[" ".join(argv) for argv, _ in FIRST_MINUTE])
@@ -2746,7 +2750,8 @@ def test_a_first_users_commands_load_nothing_they_do_not_use(argv, command_modul
     loaded = _modules_after(name, str(EXAMPLES / example), *options)
     assert command_module in loaded and "solver.formats.tbn" in loaded
     unused = ("csv", "socket", "numpy", "networkx", "matplotlib", "starlette", "uvicorn", "dask", "pydantic",
-              "multiprocessing", "solver.batch", "solver.sampling", "solver.benchmark", "solver.workers")
+              "hypothesis", "multiprocessing", "solver.batch", "solver.sampling", "solver.benchmark",
+              "solver.workers")
     assert [module for module in unused if module in loaded] == []
 
 
