@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import errno
+import logging
 import os
 import sys
 import threading
@@ -258,6 +259,22 @@ def said_at_start(files: List[Path], board: Optional[str], variant: Optional[dic
         raise typer.Exit(EXIT_BAD_INPUT)
 
 
+#: The protocol's log, under uvicorn's (its console handler), with :class:`_AnsweredInJson` on it.
+REQUESTS_LOGGER = "uvicorn.error.board"
+
+#: uvicorn's warning on a request it cannot read, which the board answers in JSON (``send_400_response``).
+UNREADABLE_REQUEST = "Invalid HTTP request received."
+
+
+class _AnsweredInJson(logging.Filter):
+    """Leaves out uvicorn's console warning on a request that is not HTTP: the client is told in JSON, and anyone who
+    reaches the board (on the network, any machine) would otherwise write a line on the operator's console per
+    request, as a malformed upload's warning was (app.py's MULTIPART_LOGGER)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return record.getMessage() != UNREADABLE_REQUEST
+
+
 def _board_protocol(header_seconds: float = HEADER_SECONDS) -> type:
     """uvicorn's HTTP protocol (h11), but a connection that has not sent a request's headers within
     ``header_seconds`` is closed: uvicorn waited for them forever, so a client that opened connections and sent
@@ -269,10 +286,15 @@ def _board_protocol(header_seconds: float = HEADER_SECONDS) -> type:
     import h11
     from uvicorn.protocols.http.h11_impl import H11Protocol
 
+    requests_log = logging.getLogger(REQUESTS_LOGGER)
+    if not any(isinstance(kept, _AnsweredInJson) for kept in requests_log.filters):
+        requests_log.addFilter(_AnsweredInJson())
+
     class BoardProtocol(H11Protocol):
         header_timer: asyncio.TimerHandle | None = None
 
         def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+            self.logger = requests_log
             super().connection_made(transport)
             self._await_headers()
 

@@ -2212,6 +2212,32 @@ def test_a_request_that_is_not_http_is_refused_in_json(served_port):
                                                     "line or header, or headers over 16 KB): ")
 
 
+def test_a_request_that_is_not_http_writes_nothing_on_the_console():
+    """The client is told in JSON; the operator's console is not written a line for each such request (anyone who
+    reaches the board could fill it), while the command's own lines stay: the startup's and the stop's, nothing
+    between them."""
+    import socket
+
+    import httpx
+
+    process = _board_process(str(ZR))
+    try:
+        url = process.stdout.readline().strip()
+        assert _once_serving(lambda: httpx.get(url + "api/start", timeout=5)).status_code == 200
+        port = int(url.rsplit(":", 1)[1].rstrip("/"))
+        for request in (b"GARBAGE\r\n\r\n", b"GET / HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n"):
+            with socket.create_connection(("127.0.0.1", port)) as connection:
+                connection.settimeout(10)
+                connection.sendall(request)
+                assert connection.recv(65536).startswith(b"HTTP/1.1 400")
+    finally:
+        process.send_signal(signal.SIGTERM)
+        _, stderr = process.communicate(timeout=60)
+    assert process.returncode == 130, stderr
+    assert stderr == ("stich board: serving on this machine; Ctrl-C stops it\n"
+                      f"stich: board: stopped by the interrupt {STOPPED_BOARD}\n"), stderr
+
+
 def test_a_stale_graph_stops_at_its_next_search():
     import threading
 
