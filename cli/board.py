@@ -262,17 +262,19 @@ def said_at_start(files: List[Path], board: Optional[str], variant: Optional[dic
 #: The protocol's log, under uvicorn's (its console handler), with :class:`_AnsweredInJson` on it.
 REQUESTS_LOGGER = "uvicorn.error.board"
 
-#: uvicorn's warning on a request it cannot read, which the board answers in JSON (``send_400_response``).
-UNREADABLE_REQUEST = "Invalid HTTP request received."
+#: uvicorn's warnings on a client's request that the board answers all the same: one it cannot read, answered in
+#: JSON (``send_400_response``), and an ``Upgrade`` to another protocol than WebSocket (``h2c``), answered as the
+#: plain HTTP request it also is.
+ANSWERED_REQUESTS = frozenset({"Invalid HTTP request received.", "Unsupported upgrade request."})
 
 
 class _AnsweredInJson(logging.Filter):
-    """Leaves out uvicorn's console warning on a request that is not HTTP: the client is told in JSON, and anyone who
-    reaches the board (on the network, any machine) would otherwise write a line on the operator's console per
-    request, as a malformed upload's warning was (app.py's MULTIPART_LOGGER)."""
+    """Leaves out uvicorn's console warnings on a client's request it answers anyway (:data:`ANSWERED_REQUESTS`):
+    anyone who reaches the board (on the network, any machine) would otherwise write a line on the operator's console
+    per request, as a malformed upload's warning was (app.py's MULTIPART_LOGGER)."""
 
     def filter(self, record: logging.LogRecord) -> bool:
-        return record.getMessage() != UNREADABLE_REQUEST
+        return record.getMessage() not in ANSWERED_REQUESTS
 
 
 def _board_protocol(header_seconds: float = HEADER_SECONDS) -> type:

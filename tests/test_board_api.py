@@ -2213,7 +2213,7 @@ def test_a_request_that_is_not_http_is_refused_in_json(served_port):
 
 
 def test_a_request_that_is_not_http_writes_nothing_on_the_console():
-    """The client is told in JSON; the operator's console is not written a line for each such request (anyone who
+    """The client is told in JSON (an Upgrade to h2c answered as plain HTTP); the operator's console is not written a line for each such request (anyone who
     reaches the board could fill it), while the command's own lines stay: the startup's and the stop's, nothing
     between them."""
     import socket
@@ -2230,6 +2230,9 @@ def test_a_request_that_is_not_http_writes_nothing_on_the_console():
                 connection.settimeout(10)
                 connection.sendall(request)
                 assert connection.recv(65536).startswith(b"HTTP/1.1 400")
+        # an Upgrade to another protocol than WebSocket is answered as the plain request it also is
+        upgrade = httpx.get(url + "api/start", headers={"Connection": "Upgrade", "Upgrade": "h2c"}, timeout=10)
+        assert upgrade.status_code == 200 and upgrade.json()["files"][0]["file"] == "zwanzigerrufen.tbn"
     finally:
         process.send_signal(signal.SIGTERM)
         _, stderr = process.communicate(timeout=60)
