@@ -2213,9 +2213,9 @@ def test_a_request_that_is_not_http_is_refused_in_json(served_port):
 
 
 def test_a_request_that_is_not_http_writes_nothing_on_the_console():
-    """The client is told in JSON (an Upgrade to h2c answered as plain HTTP); the operator's console is not written a line for each such request (anyone who
-    reaches the board could fill it), while the command's own lines stay: the startup's and the stop's, nothing
-    between them."""
+    """The client is told in JSON (an Upgrade to h2c answered as plain HTTP); the operator's console is not written a
+    line for each such request (anyone who reaches the board could fill it), while the command's own lines stay: the
+    startup's and the stop's, nothing between them."""
     import socket
 
     import httpx
