@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import errno
+import logging
 import os
 import sys
 import threading
@@ -258,6 +259,24 @@ def said_at_start(files: List[Path], board: Optional[str], variant: Optional[dic
         raise typer.Exit(EXIT_BAD_INPUT)
 
 
+#: The protocol's log, under uvicorn's (its console handler), with :class:`_AnsweredInJson` on it.
+REQUESTS_LOGGER = "uvicorn.error.board"
+
+#: uvicorn's warnings on a client's request that the board answers all the same: one it cannot read, answered in
+#: JSON (``send_400_response``), and an ``Upgrade`` to another protocol than WebSocket (``h2c``), answered as the
+#: plain HTTP request it also is.
+ANSWERED_REQUESTS = frozenset({"Invalid HTTP request received.", "Unsupported upgrade request."})
+
+
+class _AnsweredInJson(logging.Filter):
+    """Leaves out uvicorn's console warnings on a client's request it answers anyway (:data:`ANSWERED_REQUESTS`):
+    anyone who reaches the board (on the network, any machine) would otherwise write a line on the operator's console
+    per request, as a malformed upload's warning was (app.py's MULTIPART_LOGGER)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return record.getMessage() not in ANSWERED_REQUESTS
+
+
 def _board_protocol(header_seconds: float = HEADER_SECONDS) -> type:
     """uvicorn's HTTP protocol (h11), but a connection that has not sent a request's headers within
     ``header_seconds`` is closed: uvicorn waited for them forever, so a client that opened connections and sent
@@ -269,10 +288,15 @@ def _board_protocol(header_seconds: float = HEADER_SECONDS) -> type:
     import h11
     from uvicorn.protocols.http.h11_impl import H11Protocol
 
+    requests_log = logging.getLogger(REQUESTS_LOGGER)
+    if not any(isinstance(kept, _AnsweredInJson) for kept in requests_log.filters):
+        requests_log.addFilter(_AnsweredInJson())
+
     class BoardProtocol(H11Protocol):
         header_timer: asyncio.TimerHandle | None = None
 
         def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+            self.logger = requests_log
             super().connection_made(transport)
             self._await_headers()
 

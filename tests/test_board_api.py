@@ -1227,7 +1227,10 @@ def test_bad_questions_are_refused():
         refused(c.post("/api/odds", json={"board": board, "moves": moves, "seat": seat}), 400, "seat is a seat number")
     refused(c.post("/api/position", content=b"{not json", headers={"Content-Type": "application/json"}), 400,
             "not JSON")
-    refused(c.post("/api/position", json=[1, 2]), 400, "JSON object")
+    refused(c.post("/api/position", json=[1, 2]), 400, "the request body is a JSON array, not the JSON object")
+    refused(c.post("/api/position", json="b1"), 400, "the request body is a JSON string, not the JSON object")
+    refused(c.post("/api/position", content=b'{"board": "b\xff1"}', headers={"Content-Type": "application/json"}),
+            400, "the request body is not UTF-8 text (byte ff at byte 13)")
     # JSON nested past the decoder's recursion limit is refused, not a 500 "please report it"
     deep = b"[" * 100_000 + b"]" * 100_000
     refused(c.post("/api/position", content=deep, headers={"Content-Type": "application/json"}), 400,
@@ -1636,6 +1639,22 @@ def test_no_page_elsewhere_may_frame_the_board():
         assert response.headers["x-frame-options"] == "DENY", response.url
         assert "frame-ancestors 'none'" in response.headers["content-security-policy"]
         assert response.headers["x-content-type-options"] == "nosniff"
+
+
+def test_api_answers_are_never_cached_and_the_page_is_asked_again():
+    """A kept API answer would mislead (a file read again, a board forgotten, a new server's token), and a kept
+    board.js would run an older page against an upgraded server: the API says no-store, its refusals too, and the
+    page's own files no-cache (each load asks again, a 304 where unchanged)."""
+    c = client(ZR)
+    board, moves = opened(c)
+    for response in (c.get("/api/start"), c.post("/api/position", json={"board": board, "moves": moves}),
+                     c.post("/api/values", json={"board": board, "moves": moves, "objective": "points"}),
+                     c.get("/api/nothing"), c.post("/api/position", json=[]),
+                     c.get("/api/start", headers={"Host": "attacker.example"})):
+        assert response.headers["cache-control"] == "no-store", response.url
+    for path in ("/static/board.js", "/static/board.css"):
+        assert c.get(path).headers["cache-control"] == "no-cache"
+    assert c.get("/").headers["cache-control"] == "no-store"  # the page's own choice stands
 
 
 def test_request_bodies_are_limited():
@@ -2193,6 +2212,35 @@ def test_a_request_that_is_not_http_is_refused_in_json(served_port):
                                                     "line or header, or headers over 16 KB): ")
 
 
+def test_a_request_that_is_not_http_writes_nothing_on_the_console():
+    """The client is told in JSON (an Upgrade to h2c answered as plain HTTP); the operator's console is not written a
+    line for each such request (anyone who reaches the board could fill it), while the command's own lines stay: the
+    startup's and the stop's, nothing between them."""
+    import socket
+
+    import httpx
+
+    process = _board_process(str(ZR))
+    try:
+        url = process.stdout.readline().strip()
+        assert _once_serving(lambda: httpx.get(url + "api/start", timeout=5)).status_code == 200
+        port = int(url.rsplit(":", 1)[1].rstrip("/"))
+        for request in (b"GARBAGE\r\n\r\n", b"GET / HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n"):
+            with socket.create_connection(("127.0.0.1", port)) as connection:
+                connection.settimeout(10)
+                connection.sendall(request)
+                assert connection.recv(65536).startswith(b"HTTP/1.1 400")
+        # an Upgrade to another protocol than WebSocket is answered as the plain request it also is
+        upgrade = httpx.get(url + "api/start", headers={"Connection": "Upgrade", "Upgrade": "h2c"}, timeout=10)
+        assert upgrade.status_code == 200 and upgrade.json()["files"][0]["file"] == "zwanzigerrufen.tbn"
+    finally:
+        process.send_signal(signal.SIGTERM)
+        _, stderr = process.communicate(timeout=60)
+    assert process.returncode == 130, stderr
+    assert stderr == ("stich board: serving on this machine; Ctrl-C stops it\n"
+                      f"stich: board: stopped by the interrupt {STOPPED_BOARD}\n"), stderr
+
+
 def test_a_stale_graph_stops_at_its_next_search():
     import threading
 
@@ -2373,6 +2421,9 @@ def test_a_multipart_upload_is_refused_in_the_boards_words_and_takes_what_json_t
     assert as_part["boards"][0]["label"] == "pasted text board 1", as_part
     bad = b"xx--abc\r\n", {"content-type": "multipart/form-data; boundary=abc"}
     refused(c.post("/api/load", content=bad[0], headers=bad[1]), 400, "the upload is not form data the board reads")
+    # a form of other fields is not read as an empty paste ("pasted text: no records")
+    refused(c.post("/api/load", files={"deal": ("deal.tbn", KR.read_bytes())}), 400,
+            "the upload has no field file or text (its fields: deal)")
     # the console as the server has it (pytest's own log handlers would take the warning out of it)
     code = ("import warnings; warnings.simplefilter('ignore'); from starlette.testclient import TestClient; "
             "from solver.board import create_app; "

@@ -362,18 +362,27 @@ def _whole_number(text: str) -> int:
     return int(text)
 
 
+#: What a JSON body that is no object is, in JSON's words (a list is an array).
+_JSON_KINDS = {list: "array", str: "string", int: "number", float: "number", bool: "true or false",
+               type(None): "null"}
+
+
 async def _json_body(request: Request) -> dict[str, Any]:
     try:
         body = json.loads(await request.body() or b"{}", parse_int=_whole_number)
     except _LongNumber as error:
         raise BoardError(f"the request body has a number of {error.digits:,} digits; the board reads numbers of "
                          f"at most {MAX_NUMBER_DIGITS} (a seed, a pot, a seat, a sample count)") from None
-    except (ValueError, UnicodeDecodeError):
+    except UnicodeDecodeError as error:  # a ValueError too: said apart, as a record's bad byte is
+        raise BoardError(f"the request body is not UTF-8 text (byte {error.object[error.start]:02x} at byte "
+                         f"{error.start + 1:,}); JSON is sent as UTF-8") from None
+    except ValueError:
         raise BoardError("the request body is not JSON") from None
     except RecursionError:  # arrays or objects nested deeper than the decoder goes: no request of the page's
         raise BoardError("the request body is nested too deeply") from None
     if not isinstance(body, dict):
-        raise BoardError("the request body is a JSON object")
+        raise BoardError(f"the request body is a JSON {_JSON_KINDS.get(type(body), 'value')}, not the JSON object "
+                         'the board reads (such as {"board": "b1", "moves": []})')
     return body
 
 
@@ -505,6 +514,10 @@ def create_app(files: Sequence[Path] = (), *, board: str | None = None, host: st
                 raise BoardError(f"the upload is not form data the board reads ({error.detail}); send a .tbn file "
                                  "as the multipart field file, or text as the field text") from None
             try:
+                if "file" not in form and "text" not in form:  # else read as an empty paste: "no records"
+                    fields = ", ".join(sorted(form.keys())) or "none"
+                    raise BoardError(f"the upload has no field file or text (its fields: {fields}); send a .tbn "
+                                     "file as the multipart field file, or text as the field text")
                 upload, pasted = form.get("file"), form.get("text")
                 if isinstance(upload, UploadFile):
                     raw = await upload.read()

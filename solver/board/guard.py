@@ -230,7 +230,7 @@ def refusal(message: str) -> tuple[bytes, list[tuple[bytes, bytes]]]:
     read: a client still sending it would otherwise hold the connection for as long as it trickles)."""
     body = json.dumps({"error": message}).encode()
     return body, [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
-                  (b"connection", b"close"), *SAFETY_HEADERS]
+                  (b"connection", b"close"), (b"cache-control", b"no-store"), *SAFETY_HEADERS]
 
 
 async def _refuse(send: Send, status: int, message: str) -> None:
@@ -356,12 +356,18 @@ class Guard:
             return message
 
         started = False
+        # an API answer is of the moment (a file read again, a board forgotten): never kept; the page's own files are
+        # asked again each time (a 304 where unchanged), so an upgraded stich never runs an old board.js
+        caching = b"no-store" if scope.get("path", "").startswith("/api/") else b"no-cache"
 
         async def watched(message: Message) -> None:
             nonlocal started
             if message["type"] == "http.response.start":
                 started = True
-                message = {**message, "headers": [*message.get("headers", []), *SAFETY_HEADERS]}
+                headers = [*message.get("headers", []), *SAFETY_HEADERS]
+                if not any(name.lower() == b"cache-control" for name, _ in headers):
+                    headers.append((b"cache-control", caching))
+                message = {**message, "headers": headers}
             await send(message)
 
         try:
