@@ -594,6 +594,13 @@ class Game(metaclass=GameType):
         return 0
 
     @classmethod
+    def first_leader_said(cls, rules: Rules) -> str:
+        """Why seat ``rules.leader`` leads a whole deal's first trick, in the words a refused ``[Play]`` leader's
+        message says after the seat: ``under these rules`` where the rule book fixes the leader; a game whose leader
+        a flag chooses names the seat's role and the flag, which a player can switch."""
+        return "under these rules"
+
+    @classmethod
     def pot_words(cls, contract: Contract, pot: int) -> str:
         """What a pot of ``pot`` chips pays the tricks under ``contract``, in a game paid from one (:attr:`has_pot`),
         in the words ``stich show``'s diagram, ``score``'s header and the board's table say beside the pot (``each
