@@ -1087,12 +1087,12 @@ def german_suit_word_error(game: type[Game], text: str, word: str, written: Call
     named_by = word if suit_first is None else suit_first
     suit = german_suit_of_word(game.pack, named_by)
     if suit is None:
-        said = f"contract {quoted(text)}: {quoted(word)} is not a suit (E, G, H or S)"
+        no_suit = f"contract {quoted(text)}: {quoted(word)} is not a suit (E, G, H or S)"
         # a suit's name misspelt ("Hertz", "Eichl"): the contract its closest name means, where it reads
         near = get_close_matches(named_by.lower(), SUIT_NAMES, n=1, cutoff=0.8) if suit_first is None else []
         guess = written(SUIT_NAMES[near[0]]) if near else ""
-        return InvalidContractError(said + (f"; did you mean {quoted(guess)}?" if guess and reads_contract(game, guess)
-                                            else ""))
+        meant = f"; did you mean {quoted(guess)}?" if guess and reads_contract(game, guess) else ""
+        return InvalidContractError(no_suit + meant)
     guess = written(suit)
     try:
         game.read_contract(guess)
