@@ -937,8 +937,9 @@ def render_check(document: Document, console: Console) -> None:
         # four seats or more need more tricks than a Kratzen deal has (2 + 1 + 1 + 1 of 4): say so, not a bare no
         needed = sum(check["target"] for check in document["checks"] if check["seat"] is not None and check["target"])
         tricks = document["position"]["tricks_in_deal"]
-        if not document["together"] and needed > tricks:
-            answer += f" (the targets add up to {needed} tricks, the deal has {tricks})"
+        if not document["together"] and needed > tricks:  # an ending's targets are measured on its own tricks
+            held = "deal" if document["position"]["whole_deal"] else "ending"
+            answer += f" (the targets add up to {needed} tricks, the {held} has {tricks})"
         console.print(Text(f"every target met together, all seats helping: {answer}"))
 
 

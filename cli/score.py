@@ -13,7 +13,7 @@ from rich.text import Text
 from solver.analysis import score_report
 from solver.errors import SearchStopped
 from solver.games import get_game
-from solver.games.outcome import role_text, signed
+from solver.games.outcome import pot_after_said, role_text, signed
 from solver.position import Position
 from solver.search.engine import EngineSolver
 from solver.search.settle import SettlementEngine
@@ -101,6 +101,9 @@ def render_score(document: Document, console: Console) -> None:
         else:
             console.print("no items")
         console.print(_payments_table(document))
+        if document["pot"] is not None:  # the pot the next deal starts from, not only its signed change
+            console.print(pot_after_said(document["pot"], document["pot_change"],
+                                         get_game(document["game"]).score_unit))
         print_notes([note for note in document["notes"] if note not in headed], console, style="dim")
     if document.get("dd") is not None:
         _render_dd(document["dd"], console, document["every_seat_for_itself"], document["game"],

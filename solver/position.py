@@ -927,7 +927,7 @@ def _replay(record: Record, rules: Rules,
     under = f" (with the variant flags given: {given})" if given else ""
     if seat - 1 != state.leader:
         if rules.game.is_whole(rules.deal):
-            why = f"under these rules{under}"
+            why = f"{rules.game.first_leader_said(rules)}{under}"
         else:  # an ending is led as its [Leader] tag says, not as the rules would lead a whole deal
             why = "as [Leader] says" if record.tag("Leader") is not None else "in an ending without a [Leader] tag"
         raise _error(record, f"the first trick is led by seat {state.leader + 1} {why}",

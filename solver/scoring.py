@@ -17,7 +17,7 @@ from .errors import InvalidPositionError, ParseError, StichError, UnfinishedPlay
 from .games import games_with, get_game
 from .games.base import Game, Rules
 from .games.outcome import (ITEM_COLUMNS, ITEM_NUMBER_COLUMNS, MAX_POT, POT_ZERO_SCORE_GIVEN_NOTE, POT_ZERO_SCORE_NOTE,
-                            ScoreItem, Scored, pot_zero_note, read_pot, signed)
+                            ScoreItem, Scored, pot_after_said, pot_zero_note, read_pot, signed)
 from .html_tables import html_table
 from .position import Position, check_position, every_seat_for_itself
 
@@ -49,7 +49,12 @@ class Settlement:
 
     def __str__(self) -> str:
         """The settlement for people (``print(settlement)``): the items, who wins each and for how much, every
-        seat's payment and the notes, as ``stich score`` prints them."""
+        seat's payment (and what the pot then holds) and the notes, as ``stich score`` prints them."""
+        return self._text(pot_after=True)
+
+    def _text(self, *, pot_after: bool) -> str:
+        """:meth:`__str__`'s lines; ``pot_after``: say what the pot holds after the deal, which a deal played out
+        along a double-dummy line (:class:`~solver.settlement.DDSettlement`) does not."""
         rows = self._item_rows()
         widths = [max(len(row[i]) for row in rows) for i in range(len(ITEM_COLUMNS))]
         lines = [self._heading()]
@@ -58,6 +63,8 @@ class Settlement:
                      for column, (cell, width) in enumerate(zip(row, widths))]
             lines.append("  ".join(cells).rstrip())
         lines.append(self._payments_said())
+        if pot_after and self.pot is not None:
+            lines.append(pot_after_said(self.pot, self.pot_change, get_game(self.game).score_unit))
         lines.extend(f"note: {note}" for note in self.notes)
         return "\n".join(lines)
 
@@ -81,13 +88,16 @@ class Settlement:
         """The same as HTML tables, which Jupyter shows for a settlement (as it shows a position's diagram)."""
         return self._html()
 
-    def _html(self, heading: str = "", lines: Sequence[str] = ()) -> str:
+    def _html(self, heading: str = "", lines: Sequence[str] = (), *, pot_after: bool = True) -> str:
         """The settlement as HTML: ``heading`` what the caller says in its heading (:meth:`_heading`), ``lines`` the
-        paragraphs it adds under the tables and notes (:class:`~solver.settlement.DDSettlement`'s summary)."""
+        paragraphs it adds under the tables and notes (:class:`~solver.settlement.DDSettlement`'s summary),
+        ``pot_after`` as in :meth:`_text`."""
         head, *body = self._item_rows()
         payments = self._payment_cells()
         paid = html_table([seat for seat, _ in payments], [[value for _, value in payments]],
                           right=range(len(payments)))
+        if pot_after and self.pot is not None:
+            paid += f"<p>{escape(pot_after_said(self.pot, self.pot_change, get_game(self.game).score_unit))}</p>"
         notes = "".join(f"<p><small>note: {escape(note)}</small></p>" for note in self.notes)
         after = "".join(f"<p>{escape(line)}</p>" for line in lines)
         return (f'<div><p style="font-weight:bold">{escape(self._heading(heading))}</p>'

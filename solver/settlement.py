@@ -112,7 +112,7 @@ class DDSettlement:
         """The settlement for people (``print(result)``): the net, the items and payments of its line (as
         ``print(settlement)``), the line and the points-optimal comparison."""
         settlement = self._settlement()
-        _, *items = str(settlement).splitlines()
+        _, *items = settlement._text(pot_after=False).splitlines()
         summary = self._summary()
         return "\n".join([settlement._heading(summary[0]), *items, *summary[1:], *self._note_lines()])
 
@@ -127,7 +127,7 @@ class DDSettlement:
         """The same for Jupyter: the first line of ``print()`` (the game, the contract, the net, the rules) as its
         heading, then the items and payments as tables (:meth:`Settlement._repr_html_`) and the lines under them."""
         summary = self._summary()
-        return self._settlement()._html(heading=summary[0], lines=summary[1:] + self._note_lines())
+        return self._settlement()._html(heading=summary[0], lines=summary[1:] + self._note_lines(), pot_after=False)
 
     def _note_lines(self) -> list[str]:
         """The notes as the lines under the summary say them."""

@@ -753,6 +753,10 @@ def test_a_suit_named_by_a_card_suggests_the_contract(text, hint):
     (solver.Schafkopf, "Solo leaf", "; did you mean 'Solo G'?"),
     # the Weli, printed S6, is a permanent trump, no bell
     (solver.Kratzen, "Trump Weli", ""), (solver.Kratzen, "Trump S6", ""),
+    # a suit's name misspelt, as typed in a hurry
+    (solver.Kratzen, "Trumpf Hertz", "; did you mean 'Trump H'?"),
+    (solver.Kratzen, "Trump Schellem Muss", "; did you mean 'Trump S Muss'?"),
+    (solver.Schafkopf, "Solo Eichl", "; did you mean 'Solo E'?"),
 ])
 def test_a_suit_named_in_words_suggests_the_contract(game, text, hint):
     """A German player names the suit ("Trump Herz", "Solo Eichel", "Solo Schelln"): refused with the letter's

@@ -1067,7 +1067,8 @@ def test_a_match_s_deal_is_graded_from_stich_deal_s_board_and_its_play(tmp_path,
     if leader != 1:  # the recipe's seat matters: seat 1 would be refused, not misread
         (tmp_path / "seat1.tbn").write_text(without_last_line + play.replace(f'"{leader}"', '"1"', 1))
         refused = run("postmortem", tmp_path / "seat1.tbn", code=1).stderr
-        assert f"the first trick is led by seat {leader} under these rules (got '1', expected {leader})" in refused
+        assert (f"the first trick is led by seat {leader} under first_leader=attacker: the attacker leads "
+                f"(got '1', expected {leader})") in refused
     graded = json.loads(run("postmortem", record, "--json").stdout)
     assert [card["card"] for card in graded["cards"]] == deal["play"]
     assert graded["contract"] == deal["contract"] and graded["declaring_side"] == deal["declaring_side"]

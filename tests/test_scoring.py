@@ -178,8 +178,11 @@ def test_a_settlement_prints_and_renders_for_people():
     # a single seat, the pot's side of an item and the notes
     kratzen = score_deal(find_playout("Kratzen", "Trump H", lambda p: True, seed=3), pot=12)
     text = str(kratzen)
-    assert "  pot  " in text and "seat " in text and text.splitlines()[-1].endswith(f"pot {kratzen.pot_change:+d}"
-                                                                                    if kratzen.pot_change else "pot 0")
+    payments, after = text.splitlines()[-2:]
+    assert "  pot  " in text and "seat " in text and payments.endswith(f"pot {kratzen.pot_change:+d}"
+                                                                       if kratzen.pot_change else "pot 0")
+    assert after == f"pot after the deal: {12 + kratzen.pot_change} chips (12 + {kratzen.pot_change})"
+    assert f"<p>{after}</p>" in kratzen._repr_html_()  # what the pot holds for the next deal
     ending = solver.make_position("Zwanzigerrufen", "1: TS / T21 / T1 / T4", "Normal T19", partner=3,
                                   play="TS T21 T1 T4")
     assert str(score_deal(ending)).splitlines()[-1].startswith("note: an ending")

@@ -655,6 +655,7 @@ def test_a_record_refused_under_the_flags_given_names_them():
     record.remove("Play")
     record.set("Play", "2")
     assert position_from_record(record).state.leader == 1
-    with pytest.raises(StichError, match=r"the first trick is led by seat 1 under these rules \(with the variant "
-                                         r"flags given: first_leader=forehand\)"):
+    with pytest.raises(StichError, match=r"the first trick is led by seat 1 under first_leader=forehand: seat 1 "
+                                         r"leads, whoever attacks \(with the variant flags given: "
+                                         r"first_leader=forehand\)"):
         position_from_record(record, variant={"first_leader": "forehand"})

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from dataclasses import FrozenInstanceError, dataclass
+from difflib import get_close_matches
 from fractions import Fraction
 from typing import Any, Callable, ClassVar, Hashable, Mapping, Sequence
 
@@ -594,6 +595,13 @@ class Game(metaclass=GameType):
         return 0
 
     @classmethod
+    def first_leader_said(cls, rules: Rules) -> str:
+        """Why seat ``rules.leader`` leads a whole deal's first trick, in the words a refused ``[Play]`` leader's
+        message says after the seat: ``under these rules`` where the rule book fixes the leader; a game whose leader
+        a flag chooses names the seat's role and the flag, which a player can switch."""
+        return "under these rules"
+
+    @classmethod
     def pot_words(cls, contract: Contract, pot: int) -> str:
         """What a pot of ``pot`` chips pays the tricks under ``contract``, in a game paid from one (:attr:`has_pot`),
         in the words ``stich show``'s diagram, ``score``'s header and the board's table say beside the pot (``each
@@ -1080,7 +1088,12 @@ def german_suit_word_error(game: type[Game], text: str, word: str, written: Call
     named_by = word if suit_first is None else suit_first
     suit = german_suit_of_word(game.pack, named_by)
     if suit is None:
-        return InvalidContractError(f"contract {quoted(text)}: {quoted(word)} is not a suit (E, G, H or S)")
+        no_suit = f"contract {quoted(text)}: {quoted(word)} is not a suit (E, G, H or S)"
+        # a suit's name misspelt ("Hertz", "Eichl"): the contract its closest name means, where it reads
+        near = get_close_matches(named_by.lower(), SUIT_NAMES, n=1, cutoff=0.8) if suit_first is None else []
+        guess = written(SUIT_NAMES[near[0]]) if near else ""
+        meant = f"; did you mean {quoted(guess)}?" if guess and reads_contract(game, guess) else ""
+        return InvalidContractError(no_suit + meant)
     guess = written(suit)
     try:
         game.read_contract(guess)

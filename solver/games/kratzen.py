@@ -278,6 +278,14 @@ class Kratzen(Game):
         return f"each trick pays {share}" if share else "a quarter of it is under a chip: tricks pay nothing"
 
     @classmethod
+    def first_leader_said(cls, rules: Rules) -> str:
+        """The attacker, or forehand (seat 1), leads to trick 1 by the flag ``first_leader`` (RULES.md 3.2): the
+        flag is said, so that a record written the other way is read with ``--variant first_leader=...``."""
+        if rules.variant["first_leader"] == "attacker":
+            return "under first_leader=attacker: the attacker leads"
+        return "under first_leader=forehand: seat 1 leads, whoever attacks"
+
+    @classmethod
     def seat_share(cls, rules: Rules, seat: int, net: int) -> Fraction | None:
         """The attacker's payment is the settlement; every other seat plays for itself against the pot, and its own
         payment is not searched (the attacker's, negated, is not it)."""

@@ -429,6 +429,14 @@ def pot_payments(items: Sequence[ScoreItem], seats: int) -> tuple[tuple[int, ...
     return tuple(totals), pot_change
 
 
+def pot_after_said(pot: int, pot_change: int, unit: str) -> str:
+    """``pot after the deal: 40 chips (20 + 20)``: what the pot holds once a deal is paid, the pot the next deal
+    starts from (RULES.md 3.4's P is the pot at a deal's start), which the payments' signed change alone leaves to
+    the reader's sum."""
+    change = f"{pot:,} {'+' if pot_change > 0 else '-'} {abs(pot_change):,}" if pot_change else "unchanged"
+    return f"pot after the deal: {pot + pot_change:,} {unit} ({change})"
+
+
 def two_sided(name: str, seats: int, winner: frozenset[int], base: int, multiplier: int, announced: bool,
               reason: str, against: bool = False) -> ScoreItem:
     """An item won by the side ``winner`` (0-based) and lost by everyone else (``against``: the defenders' bonus)."""
