@@ -138,7 +138,10 @@ def board(
         import webbrowser  # the browser's launcher: only where one is opened
 
         threading.Timer(0.5, webbrowser.open, [url]).start()
-    config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on", http=_board_protocol())
+    # no WebSocket protocol (the board has none): an Upgrade to one reaches the app as the plain request it also is,
+    # which the guard refuses in JSON, as every other refusal, whichever WebSocket library is installed
+    config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on", http=_board_protocol(),
+                            ws="none")
     server = _board_server(app)(config)
     try:
         server.run(sockets=[listener])
@@ -262,10 +265,9 @@ def said_at_start(files: List[Path], board: Optional[str], variant: Optional[dic
 #: The protocol's log, under uvicorn's (its console handler), with :class:`_AnsweredInJson` on it.
 REQUESTS_LOGGER = "uvicorn.error.board"
 
-#: uvicorn's warnings on a client's request that the board answers all the same: one it cannot read, answered in
-#: JSON (``send_400_response``), and an ``Upgrade`` to another protocol than WebSocket (``h2c``), answered as the
-#: plain HTTP request it also is.
-ANSWERED_REQUESTS = frozenset({"Invalid HTTP request received.", "Unsupported upgrade request."})
+#: uvicorn's warning on a client's request that the board answers all the same: one it cannot read, answered in
+#: JSON (``send_400_response``). (An ``Upgrade``'s are the protocol's to leave out: ``_unsupported_upgrade_warning``.)
+ANSWERED_REQUESTS = frozenset({"Invalid HTTP request received."})
 
 
 class _AnsweredInJson(logging.Filter):
@@ -321,6 +323,11 @@ def _board_protocol(header_seconds: float = HEADER_SECONDS) -> type:
             self.header_timer = None
             if self.conn.their_state is h11.IDLE and not self.transport.is_closing():  # no request's headers yet
                 self.transport.close()
+
+        def _unsupported_upgrade_warning(self) -> None:
+            """Nothing on the console for an ``Upgrade`` (uvicorn warned that it is not supported, and without a
+            WebSocket protocol that no WebSocket library is installed): one to WebSocket is refused by the guard in
+            JSON, one to another protocol (``h2c``) answered as the plain HTTP request it also is."""
 
         def send_400_response(self, msg: str) -> None:
             """A request h11 cannot read (a bad request line or header, headers over 16 KB) is refused in JSON,

@@ -1280,6 +1280,37 @@ def test_foreign_hosts_and_origins_are_refused():
     assert same.status_code == 200
 
 
+#: A browser's WebSocket handshake (RFC 6455 1.3's example key).
+WEBSOCKET_HANDSHAKE = {"Connection": "keep-alive, Upgrade", "Upgrade": "websocket", "Sec-WebSocket-Version": "13",
+                       "Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25jZQ=="}
+
+
+def refused_websocket(status: int, headers, body: dict) -> None:
+    """A WebSocket's handshake refused as every refusal of the board is: 403, in JSON, with the safety headers."""
+    assert status == 403 and body == {"error": "the board has no WebSocket: it answers plain HTTP requests only"}
+    assert headers["content-type"] == "application/json" and headers["x-frame-options"] == "DENY"
+    assert headers["x-content-type-options"] == "nosniff" and headers["cache-control"] == "no-store"
+    assert "frame-ancestors 'none'" in headers["content-security-policy"]
+
+
+def test_a_websocket_handshake_is_refused_in_json_with_the_safety_headers():
+    """The board has no WebSocket. stich board's server hands the app an Upgrade to one as the plain request it also
+    is, which the guard refuses in JSON (not uvicorn's bare 403 with an empty body and no safety headers); a server
+    that hands the app WebSockets gets the same refusal as the handshake's answer (ASGI's denial response). An
+    Upgrade to another protocol (h2c) is answered as the plain request."""
+    from starlette.testclient import WebSocketDenialResponse
+
+    c = client(ZR)
+    answer = c.get("/api/start", headers=WEBSOCKET_HANDSHAKE)
+    refused_websocket(answer.status_code, answer.headers, answer.json())
+    with pytest.raises(WebSocketDenialResponse) as denied:
+        with c.websocket_connect("/api/start"):
+            pass
+    refused_websocket(denied.value.status_code, denied.value.headers, denied.value.json())
+    assert c.get("/api/start", headers={"Connection": "Upgrade", "Upgrade": "h2c"}).status_code == 200
+    refused(c.get("/api/start", headers={**WEBSOCKET_HANDSHAKE, "Host": "attacker.example"}), 421, "its own address")
+
+
 DEAL = {"game": "Kratzen", "seed": 1}
 
 
@@ -2213,9 +2244,9 @@ def test_a_request_that_is_not_http_is_refused_in_json(served_port):
 
 
 def test_a_request_that_is_not_http_writes_nothing_on_the_console():
-    """The client is told in JSON (an Upgrade to h2c answered as plain HTTP); the operator's console is not written a
-    line for each such request (anyone who reaches the board could fill it), while the command's own lines stay: the
-    startup's and the stop's, nothing between them."""
+    """The client is told in JSON (an Upgrade to h2c answered as plain HTTP, one to WebSocket refused); the operator's
+    console is not written a line for each such request (anyone who reaches the board could fill it), while the
+    command's own lines stay: the startup's and the stop's, nothing between them."""
     import socket
 
     import httpx
@@ -2233,6 +2264,9 @@ def test_a_request_that_is_not_http_writes_nothing_on_the_console():
         # an Upgrade to another protocol than WebSocket is answered as the plain request it also is
         upgrade = httpx.get(url + "api/start", headers={"Connection": "Upgrade", "Upgrade": "h2c"}, timeout=10)
         assert upgrade.status_code == 200 and upgrade.json()["files"][0]["file"] == "zwanzigerrufen.tbn"
+        # and one to WebSocket is refused in JSON by the guard, whichever WebSocket library is installed
+        websocket = httpx.get(url + "api/start", headers=WEBSOCKET_HANDSHAKE, timeout=10)
+        refused_websocket(websocket.status_code, websocket.headers, websocket.json())
     finally:
         process.send_signal(signal.SIGTERM)
         _, stderr = process.communicate(timeout=60)

@@ -23,6 +23,8 @@ from solver.errors import StichError
 from solver.games import get_game
 from solver.games.outcome import ScoreItem, signed_mean, total_payments
 from solver.games.schafkopf import laufende, score_items
+from solver.games.zwanzigerrufen import (Claims, TarockFacts, TarockOutcome, apply_valat_mode, tarock_bonus_items,
+                                        tarock_game_item)
 from solver.scoring import Settlement, score_deal, scoring_inputs
 from solver.settlement import dd_settlement
 
@@ -731,6 +733,27 @@ def test_a_multiplying_valat_shows_its_own_value_and_kontra_and_says_the_factor(
     silent, = items(valat_settlement(valat_play, "valat_mode=multiplies_total"))["valat"]
     assert (silent.base, silent.multiplier, silent.reason) == (6, 1, "Valat made silently; multiplies every other "
                                                                         "item by 6")
+
+
+def test_a_valat_mode_acts_on_the_valat_its_side_achieved_whatever_its_reason_says(valat_play):
+    """valat_mode decides from the items' fields and the play, not their wording: the soloist's silent Valat
+    replaces the game with its reason reworded; "Valat dagegen" failed because the soloist took every trick is paid
+    to him as an ordinary item, which neither replaces the game nor multiplies the others (RULES.md 1.6-1.7)."""
+    position = position_of("Zwanzigerrufen", VALAT_DEAL, "Solo", valat_play, Variant="valat_mode=replaces_game")
+    rules = position.rules
+    outcome = TarockOutcome(rules, TarockFacts.from_state(rules, position.state))
+    valat, = tarock_bonus_items(rules, outcome, Claims(), "valat")
+    reworded = [dataclasses.replace(tarock_game_item(rules, outcome, Claims()), reason="won"),
+                dataclasses.replace(valat, reason="ten tricks")]
+    assert apply_valat_mode(rules, outcome, reworded) == (
+        [reworded[1]], ["the Valat replaces the game (valat_mode=replaces_game)"])
+    for mode in ("replaces_game", "cancels_other_bonuses", "multiplies_total"):
+        settlement = valat_settlement(valat_play, f"valat_mode={mode}", "3: Valat dagegen")
+        failed, = items(settlement)["valat"]
+        assert (failed.winners, failed.against, failed.value) == ((1,), True, 48)
+        assert [(i.name, i.value) for i in settlement.items] == [
+            ("game", 8), ("absolut", 2), ("valat", 48), ("four_kings", 4)]  # "Valat dagegen" Kontras the game
+        assert settlement.notes == ()
 
 
 def test_announced_valat_with_kontra(valat_play):

@@ -233,15 +233,29 @@ def refusal(message: str) -> tuple[bytes, list[tuple[bytes, bytes]]]:
                   (b"connection", b"close"), (b"cache-control", b"no-store"), *SAFETY_HEADERS]
 
 
-async def _refuse(send: Send, status: int, message: str) -> None:
-    """A refusal before the app (:func:`refusal`)."""
+async def _refuse(send: Send, status: int, message: str, kind: str = "http") -> None:
+    """A refusal before the app (:func:`refusal`); ``kind`` ``websocket.http`` answers a WebSocket's handshake with
+    it (the ASGI denial response)."""
     body, headers = refusal(message)
-    await send({"type": "http.response.start", "status": status, "headers": headers})
-    await send({"type": "http.response.body", "body": body})
+    await send({"type": f"{kind}.response.start", "status": status, "headers": headers})
+    await send({"type": f"{kind}.response.body", "body": body})
+
+
+#: What a WebSocket's handshake is told: the board has none (RFC 6455 4.2.2 refuses one with an HTTP status).
+NO_WEBSOCKETS = "the board has no WebSocket: it answers plain HTTP requests only"
+
+
+def asks_websocket(headers: dict[str, str]) -> bool:
+    """Whether a request's (lower-cased) headers ask to upgrade its connection to a WebSocket (``Connection:
+    Upgrade`` and ``Upgrade: websocket``): an Upgrade to another protocol (h2c) is answered as the plain request it
+    also is."""
+    connection = {token.strip().lower() for token in headers.get("connection", "").split(",")}
+    return "upgrade" in connection and headers.get("upgrade", "").strip().lower() == "websocket"
 
 
 class Guard:
-    """Host and Origin checks and the body size limit around an ASGI app (HTTP only: the board has no websockets).
+    """Host and Origin checks and the body size limit around an ASGI app (HTTP only: a WebSocket's handshake is
+    refused in JSON, the board has none).
 
     ``hosts`` are the board's own names, on ``port`` (None: any port, for the test client); ``any_ip`` accepts every
     IP literal on that port too (bound to an address other machines reach). ``allowed`` are ``--allow-host``'s
@@ -301,8 +315,11 @@ class Guard:
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
-            if scope["type"] == "websocket":
-                await send({"type": "websocket.close", "code": 1008})
+            if scope["type"] == "websocket":  # a server that hands the app WebSockets (stich board's does not)
+                if "websocket.http.response" in (scope.get("extensions") or {}):
+                    await _refuse(send, 403, NO_WEBSOCKETS, "websocket.http")
+                else:  # a server without the denial response says 403 in its own words
+                    await send({"type": "websocket.close", "code": 1008})
                 return
             await self.app(scope, receive, send)
             return
@@ -319,6 +336,9 @@ class Guard:
             return
         if origin == "null" and scope["method"] != "GET":
             await _refuse(send, 403, "requests from other sites are refused (an opaque Origin)")
+            return
+        if asks_websocket(headers):
+            await _refuse(send, 403, NO_WEBSOCKETS)
             return
         length = headers.get("content-length")
         if length is not None:

@@ -645,11 +645,15 @@ def tarock_bonus_items(rules: Rules, outcome: TarockOutcome, claims: Claims, bon
     return items
 
 
-def apply_valat_mode(rules: Rules, items: list[ScoreItem]) -> tuple[list[ScoreItem], list[str]]:
+def apply_valat_mode(rules: Rules, outcome: TarockOutcome, items: list[ScoreItem]) -> tuple[list[ScoreItem], list[str]]:
     """``valat_mode``: what an achieved Valat does to the other items (a failed announced Valat is an ordinary
-    item in every mode)."""
+    item in every mode, even when the other side took every trick: it did not announce that Valat).
+
+    A Valat item is made when its side achieved it: the side that announced it, or made it silently, which is the
+    defenders for the item marked ``against`` (:func:`tarock_bonus_items`)."""
     mode = rules.variant["valat_mode"]
-    made = [i for i in items if i.name == "valat" and i.reason.endswith(("made", "made silently"))]
+    made = [i for i in items if i.name == "valat" and outcome.achieved(
+        "valat", rules.defending_side if i.against else rules.declaring_side)]
     if not made or mode == "separate":
         return items, []
     if mode == "replaces_game":
@@ -684,7 +688,7 @@ def score_items(rules: Rules, claims: Claims, facts: TarockFacts) -> tuple[list[
     for bonus in BONUS_ORDER:
         if bonus in bonuses:
             items.extend(tarock_bonus_items(rules, outcome, claims, bonus))
-    return apply_valat_mode(rules, items)
+    return apply_valat_mode(rules, outcome, items)
 
 
 def _two_sided(name: str, rules: Rules, winner: frozenset[int], base: int, multiplier: int, announced: bool,
