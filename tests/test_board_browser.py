@@ -1408,7 +1408,7 @@ def test_the_odds_say_every_share_with_its_wilson_interval_as_analyse_does(drive
     whole = share(odds["win_probability"], odds["win_interval"]).replace(" ", FIGURE_SPACE)
     assert f" · win {whole} · " in summary
     cards = driver.execute_script("return [...document.querySelectorAll('#odds tr[data-card]')]"
-                                  ".map((row) => [row.dataset.card, row.lastChild.textContent])")
+                                  ".map((row) => [row.dataset.card, row.querySelector('td.share').textContent])")
     def cell(probability, interval):  # the library's table cell, with its no-break spaces, as the page writes it
         return share(probability, interval, compact=True)
 
