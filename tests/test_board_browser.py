@@ -820,8 +820,12 @@ def test_switch_objective_and_single_dummy_and_screenshot(driver, server, tmp_pa
     wait_for(lambda: odds_done(driver), "the odds", timeout=120)
     counts = driver.execute_script("return window.oddsCounts")
     assert any(text.startswith("so far ") for text in counts) and counts[-1].startswith("100 deals"), counts
-    assert "mean payment" in driver.find_element("id", "odds-summary").text  # the score beside the points
-    assert "mean card points" in driver.find_element("id", "odds-summary").text  # not "mean points": whose points?
+    # the summary in stich analyse's order (`stich analyse examples/zwanzigerrufen.tbn -b 1 --seat 3 -n 100`: "mean
+    # payment -1.93 game units (95%: -1.98 to -1.88)", then "win: 0.0% (95%: 0.0% to 3.7%), mean card points 16.0
+    # (95%: 14.4 to 17.7)"): the payment, by which the cards rank, first; "mean card points", not "mean points"
+    assert driver.execute_script("return document.getElementById('odds-summary').textContent") == (
+        "mean payment -1.9\xa0game\xa0units\xa0(95%:\xa0-2.0\xa0to\xa0-1.9) · "
+        "win 0.0%\xa0(95%:\xa00.0%\xa0to\xa03.7%) · mean card points 16.0\xa0(95%:\xa014.4\xa0to\xa017.7)")
     # the opening cards' columns in stich analyse's order (sampling.opening_table): the payment ranks them, first
     assert [th.text for th in driver.find_elements("css selector", "#odds table:not(#odds-bonuses) th")] == [
         "card", "mean payment", "win", "mean card points"]
@@ -1366,12 +1370,14 @@ def test_odds_whose_samples_are_all_alike_claim_no_interval(driver, server):
     assert "mean card points 70.0 (all 10 samples alike: no interval)" in summary
     # the payment signed and in its unit, as stich analyse's "mean payment +1.00 game units (95%: ...)"
     assert "mean payment +1.0\xa0game\xa0units\xa0(95%:\xa0+0.5\xa0to\xa0+1.5)" in summary
-    assert summary.startswith("win 100.0%\xa0(95%:\xa072.3%\xa0to\xa0100.0%)")  # the win chance's Wilson interval
+    assert "· win 100.0%\xa0(95%:\xa072.3%\xa0to\xa0100.0%) ·" in summary  # the win chance's Wilson interval
+    assert summary.startswith("mean payment ")  # in stich analyse's order: the payment first
     one = driver.execute_script(
         "renderOdds({seat: 1, samples: 1, kind: 'progress', of: 32, measure: 'points', win_probability: 1, mean: 70,"
         " interval: [70, 70], score_mean: null, openings: []});"
         "return document.getElementById('odds-summary').textContent;")
-    assert "(one sample: no interval)" in one  # not "all samples alike"
+    # not "all samples alike"; no score: the win chance, then the mean
+    assert one == "win 100.0% · mean card points 70.0 (one sample: no interval)"
 
 
 def test_the_odds_say_every_share_with_its_wilson_interval_as_analyse_does(driver, server):
@@ -1400,9 +1406,9 @@ def test_the_odds_say_every_share_with_its_wilson_interval_as_analyse_does(drive
     assert f"mean payment 0.0 chips ({_spread(6, [low, high], None, str)})" in summary
     # the figure whole, its spaces no-break ones (FIGURE_SPACE) as in the library's table cells
     whole = share(odds["win_probability"], odds["win_interval"]).replace(" ", FIGURE_SPACE)
-    assert summary.startswith(f"win {whole}")
+    assert f" · win {whole} · " in summary
     cards = driver.execute_script("return [...document.querySelectorAll('#odds tr[data-card]')]"
-                                  ".map((row) => [row.dataset.card, row.lastChild.textContent])")
+                                  ".map((row) => [row.dataset.card, row.querySelector('td.share').textContent])")
     def cell(probability, interval):  # the library's table cell, with its no-break spaces, as the page writes it
         return share(probability, interval, compact=True)
 
@@ -1460,8 +1466,8 @@ def test_the_odds_keep_each_figure_and_its_interval_on_one_line_at_320_pixels(dr
     finally:
         restore_window(driver)
     assert [text for _, text, _ in figures] == [
-        "45.6%\xa0(95%:\xa036.1%\xa0to\xa055.4%)", "61.3\xa0(95%:\xa055.5\xa0to\xa066.8)",
-        "-12.5\xa0game\xa0units\xa0(95%:\xa0-20.3\xa0to\xa0-4.8)", "100%\xa0(96-100%)", "46%\xa0(36-55%)",
+        "-12.5\xa0game\xa0units\xa0(95%:\xa0-20.3\xa0to\xa0-4.8)", "45.6%\xa0(95%:\xa036.1%\xa0to\xa055.4%)",
+        "61.3\xa0(95%:\xa055.5\xa0to\xa066.8)", "100%\xa0(96-100%)", "46%\xa0(36-55%)",
         "25%\xa0(17-35%)",
         "13%\xa0(7-21%)"]
     assert [where for where, _, _ in figures] == ["odds-summary"] * 3 + ["cell"] * 4

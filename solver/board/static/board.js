@@ -999,12 +999,13 @@ function renderOdds(odds) {
   const bonuses = (odds.bonuses || []).map((b) => el("tr", { dataset: { bonus: b.objective } },
     el("td", { class: "name" }, b.seat === null ? b.title : `${b.title} (seat ${b.seat})`),
     ...forced(b).map((text, column) => el("td", column ? { class: "share" } : {}, ...[text].flat()))));
-  const score = scored ? [" · mean payment ", ...withInterval(payment(odds.score_mean), odds.score_interval, payment,
-    ` ${S.view.score_unit}`)] : [];
+  // in stich analyse's order: the payment, by which the cards rank, first (where the deal has a score)
+  const score = scored ? ["mean payment ", ...withInterval(payment(odds.score_mean), odds.score_interval, payment,
+    ` ${S.view.score_unit}`), " · "] : [];
   const count = odds.kind === "progress" ? `so far ${odds.samples} of ${odds.of} deals` : `${odds.samples} deals`;
   $("odds").replaceChildren(el("h2", {}, `Odds for seat ${odds.seat}`),
-    el("div", { id: "odds-summary" }, "win ", share(odds.win_probability, odds.win_interval), ` · mean ${measure} `,
-      ...withInterval(odds.mean.toFixed(1), odds.interval), ...score),
+    el("div", { id: "odds-summary" }, ...score, "win ", share(odds.win_probability, odds.win_interval),
+      ` · mean ${measure} `, ...withInterval(odds.mean.toFixed(1), odds.interval)),
     el("div", { class: "hint", id: "odds-count" }, `${count} of the unseen cards, each solved double dummy (the line ` +
       "above lets each deal choose its own best card; the table is one card over all of them)" +
       (scored ? `; the score is ${S.view.per_seat ? "the attacker's own payment"  // Kratzen: no sides (RULES.md 3)
