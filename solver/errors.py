@@ -7,6 +7,7 @@ was expected, so that the CLI can print ``file:line:col: message`` and nothing e
 
 from __future__ import annotations
 
+import functools
 import operator
 import os
 import re
@@ -269,6 +270,13 @@ class UnknownContractError(ContractFormError):
         self.suggestion = suggestion
         self.expected = expected
         self.name_known = name_known
+        self.note = note
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Rebuilt from its parts, as a worker process (match pool, batch, Dask) sends it back: the default rebuilds
+        an exception from its message alone, which is not these parts."""
+        rebuild = functools.partial(type(self), name_known=self.name_known, note=self.note)
+        return rebuild, (self.game, self.text, self.suggestion, self.expected), self.__dict__
 
 
 class ForeignObjective(InvalidContractError):
@@ -280,6 +288,10 @@ class ForeignObjective(InvalidContractError):
         super().__init__(message)
         self.bare = bare
         self.game = game
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Rebuilt with its keywords, as a worker process sends it back (the default passes the message alone)."""
+        return functools.partial(type(self), bare=self.bare, game=self.game), self.args, self.__dict__
 
 
 class VariantError(StichError):
