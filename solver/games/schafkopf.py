@@ -312,19 +312,22 @@ class Schafkopf(Game):
         suits the expected form that follows lists (a pattern offered as a contract would say the form twice)."""
         forms = {form.split()[0]: form for form in cls.contract_help.split(", ")}
         suggested = []
+        uses_suit = False  # whether a suggestion takes the suit given ('Solo H', 'Rufer' with another suit)
         for name in close_matches(kind, list(forms)):
             whole = f"{name} {suit}" if suit and " " in forms[name] else name
             try:
                 cls.read_contract(whole)
                 suggested.append((whole, ""))
+                uses_suit = uses_suit or whole != name
             except InvalidContractError:
                 suggested.append((name, "with another suit" if suit else "with a suit"))
+                uses_suit = uses_suit or bool(suit)
         notes = {note for _, note in suggested}
         shared = notes.pop() if len(notes) == 1 else ""  # one note said once, after every name
         named = [quoted(whole) + (f" {note}" if note and not shared else "") for whole, note in suggested]
         close = "; did you mean " + " or ".join(named) + (f" {shared}" if shared else "") + "?" if suggested else ""
         return UnknownContractError(cls.name, text, close, cls.contract_help,
-                                    name_known=kind.lower() in _CONTRACT_WORDS)
+                                    name_known=kind.lower() in _CONTRACT_WORDS, uses_suit=uses_suit)
 
     @classmethod
     def read_contract(cls, text: str) -> Contract:
