@@ -25,9 +25,13 @@ _RANKS = [("A", 11, []), ("Z", 10, ["10", "T"]), ("K", 4, []), ("O", 3, []), ("U
           ("9", 0, []), ("8", 0, []), ("7", 0, [])]
 
 PACK = german_suited_pack("Schafkopf", _RANKS)
-#: The words a contract's name is read from (read_contract), lower-cased: a suit after one of them that is refused is
-#: noted as read (german_suit_word_error), where after another game's word ("Herz Trump") it is not.
-_CONTRACT_WORDS = frozenset({"rufer", "ruf", "sauspiel", "call", "solo", "solotout", "wenz", "wenztout", "sie"})
+#: The words read_contract reads each kind of contract from, lower-cased.
+_RUFER_WORDS = ("rufer", "ruf", "sauspiel", "call")
+_SOLO_WORDS = ("solo", "solotout")
+_WENZ_WORDS = ("wenz", "wenztout", "sie")
+#: All of them: a suit after one of them that is refused is noted as read (german_suit_word_error), where after
+#: another game's word ("Herz Trump") it is not.
+_CONTRACT_WORDS = frozenset(_RUFER_WORDS + _SOLO_WORDS + _WENZ_WORDS)
 
 TOTAL_POINTS = 120
 SUITS = "EGHS"
@@ -350,15 +354,15 @@ class Schafkopf(Game):
                     raise german_suit_word_error(cls, text, words[1], lambda named: f"{words[1]} {named}",
                                                  suit_first=words[0])
                 raise german_suit_word_error(cls, text, words[1], lambda named: f"{name} {named}")
-        if kind in ("rufer", "ruf", "sauspiel", "call"):
+        if kind in _RUFER_WORDS:
             require(suit is not None, f"contract {quoted(text)}: name the called ace's suit (Rufer E, G or S)")
             require(suit != "H", "hearts cannot be called in a Rufer")
             return Contract(cls.name, "rufer", suit=suit, text=f"Rufer {suit}")
-        if kind in ("solo", "solotout"):
+        if kind in _SOLO_WORDS:
             require(suit is not None, f"contract {quoted(text)}: name the trump suit (E, G, H or S)")
             name = "Solo" if kind == "solo" else "SoloTout"
             return Contract(cls.name, kind, suit=suit, text=f"{name} {suit}")
-        if kind in ("wenz", "wenztout", "sie") and suit is None:
+        if kind in _WENZ_WORDS and suit is None:
             return Contract(cls.name, kind, text={"wenz": "Wenz", "wenztout": "WenzTout", "sie": "Sie"}[kind])
         raise cls._unknown_contract(text, words[0], suit or "")
 
