@@ -1229,6 +1229,7 @@ def test_bad_questions_are_refused():
             "not JSON")
     refused(c.post("/api/position", json=[1, 2]), 400, "the request body is a JSON array, not the JSON object")
     refused(c.post("/api/position", json="b1"), 400, "the request body is a JSON string, not the JSON object")
+    refused(c.post("/api/position", json=True), 400, "the request body is a JSON boolean, not the JSON object")
     refused(c.post("/api/position", content=b'{"board": "b\xff1"}', headers={"Content-Type": "application/json"}),
             400, "the request body is not UTF-8 text (byte ff at byte 13)")
     # JSON nested past the decoder's recursion limit is refused, not a 500 "please report it"

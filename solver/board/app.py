@@ -363,7 +363,7 @@ def _whole_number(text: str) -> int:
 
 
 #: What a JSON body that is no object is, in JSON's words (a list is an array).
-_JSON_KINDS = {list: "array", str: "string", int: "number", float: "number", bool: "true or false",
+_JSON_KINDS = {list: "array", str: "string", int: "number", float: "number", bool: "boolean",
                type(None): "null"}
 
 
