@@ -7,6 +7,7 @@ was expected, so that the CLI can print ``file:line:col: message`` and nothing e
 
 from __future__ import annotations
 
+import functools
 import operator
 import os
 import re
@@ -257,18 +258,28 @@ class ContractFormError(InvalidContractError):
 class UnknownContractError(ContractFormError):
     """A contract of no name the game knows, kept in its parts (``unknown Schafkopf contract 'Sollo'; did you mean
     'Solo' with a suit? (expected ...)``): a contract guessed from what a player wrote ("Sollo Herz" read as 'Sollo
-    H') is refused as the text written, a note on the guess said only where the ``suggestion`` uses it or the
-    contract's name is one the game reads (``name_known``: "Wenz Herz", the suit being what is wrong), not where the
-    name is another game's ("Herz Trump" in Schafkopf)."""
+    H') is refused as the text written, a note on the guess said only where the ``suggestion`` uses it
+    (``uses_suit``: 'Solo H', 'Rufer' with another suit; not 'Wenz' for "Farbwenz Herz") or the contract's name is
+    one the game reads (``name_known``: "Wenz Herz", the suit being what is wrong), not where the name is another
+    game's ("Herz Trump" in Schafkopf)."""
 
     def __init__(self, game: str, text: str, suggestion: str, expected: str, *, name_known: bool = False,
-                 note: str = "") -> None:
+                 uses_suit: bool = False, note: str = "") -> None:
         super().__init__(f"unknown {game} contract {quoted(text)}{note}{suggestion} (expected {expected})")
         self.game = game
         self.text = text
         self.suggestion = suggestion
         self.expected = expected
         self.name_known = name_known
+        self.uses_suit = uses_suit
+        self.note = note
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Rebuilt from its parts, as a worker process (match pool, batch, Dask) sends it back: the default rebuilds
+        an exception from its message alone, which is not these parts."""
+        rebuild = functools.partial(type(self), name_known=self.name_known, uses_suit=self.uses_suit,
+                                    note=self.note)
+        return rebuild, (self.game, self.text, self.suggestion, self.expected), self.__dict__
 
 
 class ForeignObjective(InvalidContractError):
@@ -280,6 +291,10 @@ class ForeignObjective(InvalidContractError):
         super().__init__(message)
         self.bare = bare
         self.game = game
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Rebuilt with its keywords, as a worker process sends it back (the default passes the message alone)."""
+        return functools.partial(type(self), bare=self.bare, game=self.game), self.args, self.__dict__
 
 
 class VariantError(StichError):

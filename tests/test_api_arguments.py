@@ -20,7 +20,7 @@ import solver
 import solver.search.settle
 from solver import (EngineSolver, IllegalPlayError, InvalidContractError, InvalidDealError, InvalidPositionError,
                     StichError, make_position)
-from solver.errors import ContractFormError, check_callback
+from solver.errors import ContractFormError, ForeignObjective, UnknownContractError, check_callback
 from solver.search.settle import SettlementEngine
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -785,6 +785,11 @@ UNKNOWN_SCHAFKOPF_SUIT_WORD = UNKNOWN_SCHAFKOPF.replace("'{}'", "'{}' ('{}' is {
     (solver.Schafkopf, "Sollo Herz", "unknown Schafkopf contract 'Sollo Herz' ('Herz' is H); did you mean 'Solo H' or "
                                      "'SoloTout H'? (expected Rufer E|G|S, Wenz, Solo E|G|H|S, WenzTout, "
                                      "SoloTout E|G|H|S, Sie)"),
+    # a misspelt name whose suggestion takes no suit: the suit not noted, the suggestion not using it
+    (solver.Schafkopf, "Farbwenz Herz", "unknown Schafkopf contract 'Farbwenz Herz'; did you mean 'Wenz'? "
+                                        "(expected Rufer E|G|S, Wenz, Solo E|G|H|S, WenzTout, SoloTout E|G|H|S, Sie)"),
+    (solver.Schafkopf, "Wenzz Herz", "unknown Schafkopf contract 'Wenzz Herz'; did you mean 'Wenz' or 'WenzTout'? "
+                                     "(expected Rufer E|G|S, Wenz, Solo E|G|H|S, WenzTout, SoloTout E|G|H|S, Sie)"),
     # another game's contract with a suit in words: unknown, the suit not noted where nothing suggested uses it
     (solver.Schafkopf, "Herz Trump", UNKNOWN_SCHAFKOPF.format("Herz Trump")),
     (solver.Schafkopf, "Trump Herz", UNKNOWN_SCHAFKOPF.format("Trump Herz")),
@@ -814,6 +819,26 @@ def test_a_suit_word_the_contract_cannot_take_or_placed_first_says_why(game, tex
     with pytest.raises(InvalidContractError) as refused:
         game.parse_contract(text)
     assert str(refused.value) == message
+
+
+def test_contract_and_objective_errors_survive_a_pickle_round_trip(kratzen):
+    """Errors travel back from worker processes (match pool, batch, Dask) pickled: an error built of parts, or with
+    required keywords, came back as a TypeError from its ``__init__`` instead of itself."""
+    import pickle
+    with pytest.raises(UnknownContractError) as unknown:
+        solver.Schafkopf.read_contract("Sollo Herz")
+    with pytest.raises(ForeignObjective) as foreign:
+        solver.solve(kratzen, "schneider")
+    for refused in (unknown.value, foreign.value):
+        sent = pickle.loads(pickle.dumps(refused))
+        assert type(sent) is type(refused) and str(sent) == str(refused) and vars(sent) == vars(refused)
+    sent = pickle.loads(pickle.dumps(unknown.value))
+    assert (sent.game, sent.text, sent.suggestion, sent.name_known, sent.uses_suit) == (
+        "Schafkopf", "Sollo Herz", "; did you mean 'Solo H' or 'SoloTout H'?", False, True)
+    assert str(sent).startswith("unknown Schafkopf contract 'Sollo Herz' ('Herz' is H); did you mean 'Solo H'")
+    assert pickle.loads(pickle.dumps(foreign.value)).bare == ("objective 'schneider' belongs to Schafkopf, not to "
+                                                              "Kratzen (for Kratzen choose from: tricks; solve and "
+                                                              "tree also take 'score')")
 
 
 @pytest.mark.parametrize("seat", ["x", True, 2.5, 0])

@@ -1229,6 +1229,7 @@ def test_bad_questions_are_refused():
             "not JSON")
     refused(c.post("/api/position", json=[1, 2]), 400, "the request body is a JSON array, not the JSON object")
     refused(c.post("/api/position", json="b1"), 400, "the request body is a JSON string, not the JSON object")
+    refused(c.post("/api/position", json=True), 400, "the request body is a JSON boolean, not the JSON object")
     refused(c.post("/api/position", content=b'{"board": "b\xff1"}', headers={"Content-Type": "application/json"}),
             400, "the request body is not UTF-8 text (byte ff at byte 13)")
     # JSON nested past the decoder's recursion limit is refused, not a 500 "please report it"
@@ -2457,7 +2458,13 @@ def test_a_multipart_upload_is_refused_in_the_boards_words_and_takes_what_json_t
     refused(c.post("/api/load", content=bad[0], headers=bad[1]), 400, "the upload is not form data the board reads")
     # a form of other fields is not read as an empty paste ("pasted text: no records")
     refused(c.post("/api/load", files={"deal": ("deal.tbn", KR.read_bytes())}), 400,
-            "the upload has no field file or text (its fields: deal)")
+            "the upload has no field file or text (its fields: 'deal')")
+    # the client's field names quoted as any text it sends, cut short: no markup unquoted, no 1,000 characters back
+    # (httpx sends a name's '"' as %22)
+    long_name = c.post("/api/load", data={'a"b<i>': "1"}, files={"x" * 1000: ("deal.tbn", b"")}).json()
+    assert long_name["error"] == ("the upload has no field file or text (its fields: 'a%22b<i>', '" + "x" * 60 +
+                                  "...' (1,000 characters)); send a .tbn file as the multipart field file, or text "
+                                  "as the field text"), long_name
     # the console as the server has it (pytest's own log handlers would take the warning out of it)
     code = ("import warnings; warnings.simplefilter('ignore'); from starlette.testclient import TestClient; "
             "from solver.board import create_app; "

@@ -36,7 +36,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from ..errors import STDIN_NAME, SearchStopped, StichError, shown_name, visible, visible_lines
+from ..errors import STDIN_NAME, SearchStopped, StichError, quoted, shown_name, visible, visible_lines
 from ..generate import DEFAULT_SEED
 from ..limits import DEFAULT_BOARD_TIME_LIMIT_S, MAX_LIMIT_S
 from ..postmortem import analyse_play
@@ -363,7 +363,7 @@ def _whole_number(text: str) -> int:
 
 
 #: What a JSON body that is no object is, in JSON's words (a list is an array).
-_JSON_KINDS = {list: "array", str: "string", int: "number", float: "number", bool: "true or false",
+_JSON_KINDS = {list: "array", str: "string", int: "number", float: "number", bool: "boolean",
                type(None): "null"}
 
 
@@ -515,7 +515,7 @@ def create_app(files: Sequence[Path] = (), *, board: str | None = None, host: st
                                  "as the multipart field file, or text as the field text") from None
             try:
                 if "file" not in form and "text" not in form:  # else read as an empty paste: "no records"
-                    fields = ", ".join(sorted(form.keys())) or "none"
+                    fields = ", ".join(quoted(name) for name in sorted(form.keys())) or "none"  # the client's, cut
                     raise BoardError(f"the upload has no field file or text (its fields: {fields}); send a .tbn "
                                      "file as the multipart field file, or text as the field text")
                 upload, pasted = form.get("file"), form.get("text")

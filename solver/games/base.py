@@ -1099,9 +1099,9 @@ def german_suit_word_error(game: type[Game], text: str, word: str, written: Call
         game.read_contract(guess)
     except InvalidContractError as refused:
         if isinstance(refused, UnknownContractError):  # said of the text written, the suit noted where suggested
-            note = f" ({quoted(named_by)} is {suit})" if refused.suggestion or refused.name_known else ""
+            note = f" ({quoted(named_by)} is {suit})" if refused.uses_suit or refused.name_known else ""
             return UnknownContractError(refused.game, text, refused.suggestion, refused.expected,
-                                        name_known=refused.name_known, note=note)
+                                        name_known=refused.name_known, uses_suit=refused.uses_suit, note=note)
         reason = str(refused).removeprefix(f"contract {quoted(guess)}: ")
         if isinstance(refused, ContractFormError):  # it says the form expected
             return ContractFormError(f"contract {quoted(text)} ({quoted(named_by)} is {suit}): {reason}")

@@ -25,9 +25,13 @@ _RANKS = [("A", 11, []), ("Z", 10, ["10", "T"]), ("K", 4, []), ("O", 3, []), ("U
           ("9", 0, []), ("8", 0, []), ("7", 0, [])]
 
 PACK = german_suited_pack("Schafkopf", _RANKS)
-#: The words a contract's name is read from (read_contract), lower-cased: a suit after one of them that is refused is
-#: noted as read (german_suit_word_error), where after another game's word ("Herz Trump") it is not.
-_CONTRACT_WORDS = frozenset({"rufer", "ruf", "sauspiel", "call", "solo", "solotout", "wenz", "wenztout", "sie"})
+#: The words read_contract reads each kind of contract from, lower-cased.
+_RUFER_WORDS = ("rufer", "ruf", "sauspiel", "call")
+_SOLO_WORDS = ("solo", "solotout")
+_WENZ_WORDS = ("wenz", "wenztout", "sie")
+#: All of them: a suit after one of them that is refused is noted as read (german_suit_word_error), where after
+#: another game's word ("Herz Trump") it is not.
+_CONTRACT_WORDS = frozenset(_RUFER_WORDS + _SOLO_WORDS + _WENZ_WORDS)
 
 TOTAL_POINTS = 120
 SUITS = "EGHS"
@@ -312,19 +316,22 @@ class Schafkopf(Game):
         suits the expected form that follows lists (a pattern offered as a contract would say the form twice)."""
         forms = {form.split()[0]: form for form in cls.contract_help.split(", ")}
         suggested = []
+        uses_suit = False  # whether a suggestion takes the suit given ('Solo H', 'Rufer' with another suit)
         for name in close_matches(kind, list(forms)):
             whole = f"{name} {suit}" if suit and " " in forms[name] else name
             try:
                 cls.read_contract(whole)
                 suggested.append((whole, ""))
+                uses_suit = uses_suit or whole != name
             except InvalidContractError:
                 suggested.append((name, "with another suit" if suit else "with a suit"))
+                uses_suit = uses_suit or bool(suit)
         notes = {note for _, note in suggested}
         shared = notes.pop() if len(notes) == 1 else ""  # one note said once, after every name
         named = [quoted(whole) + (f" {note}" if note and not shared else "") for whole, note in suggested]
         close = "; did you mean " + " or ".join(named) + (f" {shared}" if shared else "") + "?" if suggested else ""
         return UnknownContractError(cls.name, text, close, cls.contract_help,
-                                    name_known=kind.lower() in _CONTRACT_WORDS)
+                                    name_known=kind.lower() in _CONTRACT_WORDS, uses_suit=uses_suit)
 
     @classmethod
     def read_contract(cls, text: str) -> Contract:
@@ -347,15 +354,15 @@ class Schafkopf(Game):
                     raise german_suit_word_error(cls, text, words[1], lambda named: f"{words[1]} {named}",
                                                  suit_first=words[0])
                 raise german_suit_word_error(cls, text, words[1], lambda named: f"{name} {named}")
-        if kind in ("rufer", "ruf", "sauspiel", "call"):
+        if kind in _RUFER_WORDS:
             require(suit is not None, f"contract {quoted(text)}: name the called ace's suit (Rufer E, G or S)")
             require(suit != "H", "hearts cannot be called in a Rufer")
             return Contract(cls.name, "rufer", suit=suit, text=f"Rufer {suit}")
-        if kind in ("solo", "solotout"):
+        if kind in _SOLO_WORDS:
             require(suit is not None, f"contract {quoted(text)}: name the trump suit (E, G, H or S)")
             name = "Solo" if kind == "solo" else "SoloTout"
             return Contract(cls.name, kind, suit=suit, text=f"{name} {suit}")
-        if kind in ("wenz", "wenztout", "sie") and suit is None:
+        if kind in _WENZ_WORDS and suit is None:
             return Contract(cls.name, kind, text={"wenz": "Wenz", "wenztout": "WenzTout", "sie": "Sie"}[kind])
         raise cls._unknown_contract(text, words[0], suit or "")
 
