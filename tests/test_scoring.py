@@ -21,7 +21,7 @@ from solver import Position
 from solver.announcements import Announcement, parse_announcements
 from solver.errors import StichError
 from solver.games import get_game
-from solver.games.outcome import ScoreItem, signed_mean, total_payments
+from solver.games.outcome import ScoreItem, pot_after_said, signed_mean, total_payments
 from solver.games.schafkopf import laufende, score_items
 from solver.games.zwanzigerrufen import (Claims, TarockFacts, TarockOutcome, apply_valat_mode, tarock_bonus_items,
                                         tarock_game_item)
@@ -183,7 +183,7 @@ def test_a_settlement_prints_and_renders_for_people():
     payments, after = text.splitlines()[-2:]
     assert "  pot  " in text and "seat " in text and payments.endswith(f"pot {kratzen.pot_change:+d}"
                                                                        if kratzen.pot_change else "pot 0")
-    assert after == f"pot after the deal: {12 + kratzen.pot_change} chips (12 + {kratzen.pot_change})"
+    assert after == pot_after_said(12, kratzen.pot_change, "chips")  # its sign as the change's: + or -
     assert f"<p>{after}</p>" in kratzen._repr_html_()  # what the pot holds for the next deal
     ending = solver.make_position("Zwanzigerrufen", "1: TS / T21 / T1 / T4", "Normal T19", partner=3,
                                   play="TS T21 T1 T4")
