@@ -730,6 +730,11 @@ def test_a_multiplying_valat_shows_its_own_value_and_kontra_and_says_the_factor(
     assert [(i.name, i.value) for i in settlement.items if i.name != "valat"] == [
         ("game", 96), ("absolut", 48), ("four_kings", 96)]
     assert settlement.payments == (144, -48, -48, -48)
+    # a Retour'd Valat is named by its level, as the Kontra levels are everywhere: 12 x4 = 48
+    retour, = items(valat_settlement(valat_play, "valat_mode=multiplies_total",
+                                     "1: Valat; 2: Kontra Valat; 1: Retour Valat"))["valat"]
+    assert (retour.base, retour.multiplier) == (12, 4)
+    assert retour.reason.endswith("; multiplies every other item by 48 (12 x4 Retour)")
     silent, = items(valat_settlement(valat_play, "valat_mode=multiplies_total"))["valat"]
     assert (silent.base, silent.multiplier, silent.reason) == (6, 1, "Valat made silently; multiplies every other "
                                                                         "item by 6")
