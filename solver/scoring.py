@@ -51,7 +51,8 @@ class Settlement:
 
     def __str__(self) -> str:
         """The settlement for people (``print(settlement)``): the items, who wins each and for how much, every
-        seat's payment (and, after a whole deal, what the pot then holds) and the notes, as ``stich score`` prints them."""
+        seat's payment (and, after a whole deal, what the pot then holds) and the notes, as ``stich score`` prints
+        them."""
         return self._text(pot_after=True)
 
     def _text(self, *, pot_after: bool) -> str:
