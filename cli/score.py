@@ -101,7 +101,8 @@ def render_score(document: Document, console: Console) -> None:
         else:
             console.print("no items")
         console.print(_payments_table(document))
-        if document["pot"] is not None:  # the pot the next deal starts from, not only its signed change
+        # the pot the next deal starts from, not only its signed change; an ending's starts none
+        if document["pot"] is not None and document.get("whole_deal", True):
             console.print(pot_after_said(document["pot"], document["pot_change"],
                                          get_game(document["game"]).score_unit))
         print_notes([note for note in document["notes"] if note not in headed], console, style="dim")

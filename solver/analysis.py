@@ -1103,8 +1103,10 @@ def score_report(position: Position, *, pot: int | None = None, dd: bool = False
     document = {"schema": SCHEMA, "command": "score", **record_header(position), **contract_header(position)}
     if complete or not dd:
         settled = score_deal(position, pot=pot)
-        # the declaring side's net, named as check's score and the dd settlement name theirs
-        document.update(settled.as_dict(), value=side_net(settled.payments, rules.declaring_side))
+        # the declaring side's net, named as check's score and the dd settlement name theirs; whole_deal false
+        # for an ending, under whose payments no pot after the deal is said (no next deal starts from it)
+        document.update(settled.as_dict(), value=side_net(settled.payments, rules.declaring_side),
+                        whole_deal=settled.whole_deal)
     if dd:
         start = Position(position.game, rules, rules.start(), record=position.record) if complete else position
         # a deal with no card played yet (a fresh `stich deal`) is searched from its start too, and says so

@@ -923,11 +923,14 @@ def _replay(record: Record, rules: Rules,
         raise _error(record, "[Play] does not name a seat", leader.line, leader.column, leader.text,
                      f"a seat number from 1 to {rules.seats}")
     # flags given with the command or call (or a board's --variant) may be why the record's own rules are not met
-    given = ", ".join(f"{name}={value}" for name, value in (override or {}).items())
-    under = f" (with the variant flags given: {given})" if given else ""
+    given = [f"{name}={value}" for name, value in (override or {}).items()]
+    under = f" (with the variant flags given: {', '.join(given)})" if given else ""
     if seat - 1 != state.leader:
         if rules.game.is_whole(rules.deal):
-            why = f"{rules.game.first_leader_said(rules)}{under}"
+            said = rules.game.first_leader_said(rules)
+            # a flag the rule's words already name (Kratzen's first_leader=forehand) is not named again after them
+            unsaid = [flag for flag in given if not re.search(rf"(?<![\w=]){re.escape(flag)}(?![\w=])", said)]
+            why = f"{said} (with the variant flags given: {', '.join(unsaid)})" if unsaid else said
         else:  # an ending is led as its [Leader] tag says, not as the rules would lead a whole deal
             why = "as [Leader] says" if record.tag("Leader") is not None else "in an ending without a [Leader] tag"
         raise _error(record, f"the first trick is led by seat {state.leader + 1} {why}",

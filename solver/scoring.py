@@ -40,6 +40,8 @@ class Settlement:
     #: the flags the deal was played under where they are not the game's defaults, as a title ends with them
     #: (``Variant.note``: ``; rules: runaway_count_at=deal``; empty under the defaults): the heading says them
     rules_note: str = field(default="", compare=False)
+    #: False for an ending (docs/rules.md item 2): no next deal starts from its pot, so no line says what it holds
+    whole_deal: bool = field(default=True, compare=False)
 
     def as_dict(self) -> dict[str, Any]:
         """The JSON-ready document of this result (what the command's ``--json`` prints of it)."""
@@ -49,12 +51,13 @@ class Settlement:
 
     def __str__(self) -> str:
         """The settlement for people (``print(settlement)``): the items, who wins each and for how much, every
-        seat's payment (and what the pot then holds) and the notes, as ``stich score`` prints them."""
+        seat's payment (and, after a whole deal, what the pot then holds) and the notes, as ``stich score`` prints
+        them."""
         return self._text(pot_after=True)
 
     def _text(self, *, pot_after: bool) -> str:
         """:meth:`__str__`'s lines; ``pot_after``: say what the pot holds after the deal, which a deal played out
-        along a double-dummy line (:class:`~solver.settlement.DDSettlement`) does not."""
+        along a double-dummy line (:class:`~solver.settlement.DDSettlement`) does not, nor does an ending."""
         rows = self._item_rows()
         widths = [max(len(row[i]) for row in rows) for i in range(len(ITEM_COLUMNS))]
         lines = [self._heading()]
@@ -63,7 +66,7 @@ class Settlement:
                      for column, (cell, width) in enumerate(zip(row, widths))]
             lines.append("  ".join(cells).rstrip())
         lines.append(self._payments_said())
-        if pot_after and self.pot is not None:
+        if pot_after and self.pot is not None and self.whole_deal:
             lines.append(pot_after_said(self.pot, self.pot_change, get_game(self.game).score_unit))
         lines.extend(f"note: {note}" for note in self.notes)
         return "\n".join(lines)
@@ -96,7 +99,7 @@ class Settlement:
         payments = self._payment_cells()
         paid = html_table([seat for seat, _ in payments], [[value for _, value in payments]],
                           right=range(len(payments)))
-        if pot_after and self.pot is not None:
+        if pot_after and self.pot is not None and self.whole_deal:
             paid += f"<p>{escape(pot_after_said(self.pot, self.pot_change, get_game(self.game).score_unit))}</p>"
         notes = "".join(f"<p><small>note: {escape(note)}</small></p>" for note in self.notes)
         after = "".join(f"<p>{escape(line)}</p>" for line in lines)
@@ -272,13 +275,14 @@ def settle(position: Position, inputs: object, *, pot: int | None = None) -> Set
     notes = list(scored.notes)
     if game.has_pot and not scored.pot:
         notes.append(POT_ZERO_SCORE_GIVEN_NOTE if pot_given(position, pot) else POT_ZERO_SCORE_NOTE)
-    if not game.is_whole(rules.deal):
+    whole_deal = game.is_whole(rules.deal)
+    if not whole_deal:
         notes.append(ENDING_NOTE)
     if sum(scored.payments) + scored.pot_change != 0:  # every rule balances; a failure here is a bug, not bad input
         raise AssertionError(f"settlement does not sum to zero: {scored.payments} {scored.pot_change}")
     items = tuple(item.of_game(game.name) for item in scored.items)  # read alone as here
     return Settlement(game.name, str(rules.contract), items, scored.payments, scored.pot, scored.pot_change,
-                      tuple(notes), rules.variant.note())
+                      tuple(notes), rules.variant.note(), whole_deal)
 
 
 def score_deal(position: Position, *, pot: int | None = None, announcements: Announcements = None) -> Settlement:

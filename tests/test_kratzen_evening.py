@@ -4,6 +4,7 @@ figure shows the sum) and compared with ``score_deal``, ``stich score`` and ``st
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -72,6 +73,27 @@ def test_a_double_dummy_line_says_no_pot_after_it():
     scored = run("score", EVENING, "-b", "1", "--dd").stdout
     assert scored.count("pot after the deal:") == 1
     assert "pot after the deal" not in str(solver.dd_settlement(board(EVENING, "1").at_start()))
+
+
+def test_an_ending_says_no_pot_after_it(tmp_path):
+    """An ending (docs/rules.md item 2) is scored as a whole deal would be, but no next deal starts from its pot:
+    neither ``stich score`` nor ``print()`` says what the pot holds after it, while a whole deal's still does."""
+    record = tmp_path / "ending.tbn"
+    record.write_text('[Game "Kratzen"]\n[Seats "3"]\n[Pot "12"]\n[Deal "1: EO E9 / GA HA / EK G8"]\n'
+                      '[Contract "Trump S"]\n[Play "1"]\nEO GA EK\nG8 E9 HA\n*\n', encoding="utf-8")
+    scored = run("score", record).stdout
+    # seat 3 takes both tricks, 2 x 3; the attacker pays 2P = 24, seat 2 P = 12; the pot takes 36 and pays 6
+    assert "│    -24 │    -12 │     +6 │ +30 │" in scored.splitlines() and "pot after the deal" not in scored
+    (document,) = [json.loads(line) for line in run("score", record, "--json").stdout.splitlines()]
+    assert (document["whole_deal"], document["pot"], document["pot_change"]) == (False, 12, 30)
+    ending = score_deal(next(iter(solver.read_positions(record))))
+    assert not ending.whole_deal and ending.pot_change == 30
+    assert "pot after" not in str(ending) and "pot after" not in ending._repr_html_()
+    whole = score_deal(board(EVENING, "1"))
+    assert whole.whole_deal and str(whole).splitlines()[-1] == "pot after the deal: 40 chips (20 + 20)"
+    assert run("score", EVENING, "-b", "1").stdout.splitlines()[-1] == "pot after the deal: 40 chips (20 + 20)"
+    (evening,) = [json.loads(line) for line in run("score", EVENING, "-b", "1", "--json").stdout.splitlines()]
+    assert evening["whole_deal"] is True
 
 
 @pytest.mark.parametrize("number, value", [("1", 15), ("2", -18), ("3", 0), ("4", 0), ("5", 27)])

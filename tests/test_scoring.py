@@ -21,7 +21,7 @@ from solver import Position
 from solver.announcements import Announcement, parse_announcements
 from solver.errors import StichError
 from solver.games import get_game
-from solver.games.outcome import ScoreItem, signed_mean, total_payments
+from solver.games.outcome import ScoreItem, pot_after_said, signed_mean, total_payments
 from solver.games.schafkopf import laufende, score_items
 from solver.games.zwanzigerrufen import (Claims, TarockFacts, TarockOutcome, apply_valat_mode, tarock_bonus_items,
                                         tarock_game_item)
@@ -183,7 +183,7 @@ def test_a_settlement_prints_and_renders_for_people():
     payments, after = text.splitlines()[-2:]
     assert "  pot  " in text and "seat " in text and payments.endswith(f"pot {kratzen.pot_change:+d}"
                                                                        if kratzen.pot_change else "pot 0")
-    assert after == f"pot after the deal: {12 + kratzen.pot_change} chips (12 + {kratzen.pot_change})"
+    assert after == pot_after_said(12, kratzen.pot_change, "chips")  # its sign as the change's: + or -
     assert f"<p>{after}</p>" in kratzen._repr_html_()  # what the pot holds for the next deal
     ending = solver.make_position("Zwanzigerrufen", "1: TS / T21 / T1 / T4", "Normal T19", partner=3,
                                   play="TS T21 T1 T4")
@@ -730,6 +730,11 @@ def test_a_multiplying_valat_shows_its_own_value_and_kontra_and_says_the_factor(
     assert [(i.name, i.value) for i in settlement.items if i.name != "valat"] == [
         ("game", 96), ("absolut", 48), ("four_kings", 96)]
     assert settlement.payments == (144, -48, -48, -48)
+    # a Retour'd Valat is named by its level, as the Kontra levels are everywhere: 12 x4 = 48
+    retour, = items(valat_settlement(valat_play, "valat_mode=multiplies_total",
+                                     "1: Valat; 2: Kontra Valat; 1: Retour Valat"))["valat"]
+    assert (retour.base, retour.multiplier) == (12, 4)
+    assert retour.reason.endswith("; multiplies every other item by 48 (12 x4 Retour)")
     silent, = items(valat_settlement(valat_play, "valat_mode=multiplies_total"))["valat"]
     assert (silent.base, silent.multiplier, silent.reason) == (6, 1, "Valat made silently; multiplies every other "
                                                                         "item by 6")

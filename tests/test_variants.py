@@ -655,7 +655,12 @@ def test_a_record_refused_under_the_flags_given_names_them():
     record.remove("Play")
     record.set("Play", "2")
     assert position_from_record(record).state.leader == 1
+    # the rule's words name the flag given: not named again after them
+    with pytest.raises(StichError, match=r"the first trick is led by seat 1 under first_leader=forehand: seat 1 "
+                                         r"leads, whoever attacks \(got '2', expected 1\)"):
+        position_from_record(record, variant={"first_leader": "forehand"})
+    # a flag given beside it, which the words do not name, still is
     with pytest.raises(StichError, match=r"the first trick is led by seat 1 under first_leader=forehand: seat 1 "
                                          r"leads, whoever attacks \(with the variant flags given: "
-                                         r"first_leader=forehand\)"):
-        position_from_record(record, variant={"first_leader": "forehand"})
+                                         r"must_undertrump=False\) \(got '2', expected 1\)"):
+        position_from_record(record, variant={"first_leader": "forehand", "must_undertrump": False})

@@ -665,7 +665,7 @@ def apply_valat_mode(rules: Rules, outcome: TarockOutcome, items: list[ScoreItem
     times = 12 if valat.announced else 6
     factor = times * valat.multiplier
     # the row keeps its own Kontra in the x column, as every other row does, and says how the factor is made
-    made_of = f" ({times} x{valat.multiplier} Kontra)" if valat.multiplier > 1 else ""
+    made_of = f" ({times} x{valat.multiplier} {LEVEL_NAMES[valat.multiplier]})" if valat.multiplier > 1 else ""
     result = []
     for item in items:
         if item is valat:
