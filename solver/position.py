@@ -928,8 +928,9 @@ def _replay(record: Record, rules: Rules,
     if seat - 1 != state.leader:
         if rules.game.is_whole(rules.deal):
             said = rules.game.first_leader_said(rules)
-            # a flag the rule's words already name (Kratzen's first_leader=forehand) is not named again after them
-            unsaid = [flag for flag in given if not re.search(rf"(?<![\w=]){re.escape(flag)}(?![\w=])", said)]
+            # a flag the rule's words already state (Kratzen's first_leader) is not named again after them
+            unsaid = [f"{name}={value}" for name, value in (override or {}).items()
+                      if name not in rules.game.first_leader_flags]
             why = f"{said} (with the variant flags given: {', '.join(unsaid)})" if unsaid else said
         else:  # an ending is led as its [Leader] tag says, not as the rules would lead a whole deal
             why = "as [Leader] says" if record.tag("Leader") is not None else "in an ending without a [Leader] tag"

@@ -594,6 +594,10 @@ class Game(metaclass=GameType):
         pot (:attr:`has_pot`): the board shows it, and the pot left, throughout the deal. 0 by default."""
         return 0
 
+    #: The variant flags whose setting :meth:`first_leader_said`'s words state (a refused leader's message names
+    #: the other flags given, not these again).
+    first_leader_flags: ClassVar[frozenset[str]] = frozenset()
+
     @classmethod
     def first_leader_said(cls, rules: Rules) -> str:
         """Why seat ``rules.leader`` leads a whole deal's first trick, in the words a refused ``[Play]`` leader's

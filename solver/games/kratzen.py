@@ -277,6 +277,8 @@ class Kratzen(Game):
         share = trick_share(contract, pot)
         return f"each trick pays {share}" if share else "a quarter of it is under a chip: tricks pay nothing"
 
+    first_leader_flags = frozenset({"first_leader"})
+
     @classmethod
     def first_leader_said(cls, rules: Rules) -> str:
         """The attacker, or forehand (seat 1), leads to trick 1 by the flag ``first_leader`` (RULES.md 3.2): the
