@@ -15,7 +15,6 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from dataclasses import FrozenInstanceError, dataclass
-from difflib import get_close_matches
 from fractions import Fraction
 from typing import Any, Callable, ClassVar, Hashable, Mapping, Sequence
 
@@ -1090,8 +1089,8 @@ def german_suit_word_error(game: type[Game], text: str, word: str, written: Call
     if suit is None:
         no_suit = f"contract {quoted(text)}: {quoted(word)} is not a suit (E, G, H or S)"
         # a suit's name misspelt ("Hertz", "Eichl"): the contract its closest name means, where it reads
-        near = get_close_matches(named_by.lower(), SUIT_NAMES, n=1, cutoff=0.8) if suit_first is None else []
-        guess = written(SUIT_NAMES[near[0]]) if near else ""
+        near = close_matches(named_by, SUIT_NAMES, cutoff=0.8)[:1] if suit_first is None else []
+        guess = written(near[0]) if near else ""
         meant = f"; did you mean {quoted(guess)}?" if guess and reads_contract(game, guess) else ""
         return InvalidContractError(no_suit + meant)
     guess = written(suit)
