@@ -809,6 +809,12 @@ UNKNOWN_SCHAFKOPF_SUIT_WORD = UNKNOWN_SCHAFKOPF.replace("'{}'", "'{}' ('{}' is {
      "contract 'Herz Trumpf': the suit comes after the contract; did you mean 'Trump H'?"),
     (solver.Kratzen, "Eichel Trump Muss",
      "contract 'Eichel Trump Muss': the suit comes after the contract; did you mean 'Trump E Muss'?"),
+    # the suit's name misspelt before the contract: the same, the word not taken for the contract's suit
+    (solver.Schafkopf, "Hertz Solo",
+     "contract 'Hertz Solo': the suit comes after the contract; did you mean 'Solo H'?"),
+    (solver.Schafkopf, "Grass Solo",
+     "contract 'Grass Solo': the suit comes after the contract; did you mean 'Solo G'?"),
+    (solver.Schafkopf, "Hertz Rufer", "contract 'Hertz Rufer': 'Hertz' is not a suit (E, G, H or S)"),
     (solver.Schafkopf, "Gras Wenz", UNKNOWN_SCHAFKOPF_SUIT_WORD.format("Gras Wenz", "Gras", "G")),
     (solver.Schafkopf, "Herz Wenz", UNKNOWN_SCHAFKOPF_SUIT_WORD.format("Herz Wenz", "Herz", "H")),
 ])
