@@ -1074,8 +1074,9 @@ def german_suit_of_word(pack: Pack, word: str) -> str | None:
 def german_suit_word_error(game: type[Game], text: str, word: str, written: Callable[[str], str],
                            suit_first: str | None = None) -> InvalidContractError:
     """The refusal of contract ``text``, whose suit is given as ``word``, no suit letter: ``'Blau' is not a suit (E,
-    G, H or S)``, or, where ``word`` names a suit (or misspells its name, "Hertz"), the contract it means,
-    ``written(suit)``: ``; did you mean 'Solo H'?``. ``suit_first`` is the word naming the suit where it stands before
+    G, H or S)``, or, where ``word`` names a suit, the letter it is and the contract it means, ``written(suit)``:
+    ``'Herz' is H: a suit is written as its letter (E, G, H or S); did you mean 'Solo H'?`` (where it misspells a
+    suit's name, "Hertz", that it is no suit, and the contract). ``suit_first`` is the word naming the suit where it stands before
     the contract, the Bavarian order ("Herz Solo", "Hertz Solo"; ``word`` then being the contract's own word): that
     order is what the message corrects. Where the meant contract is refused for its suit, as a Rufer is for hearts
     (the same contract in another suit reads), its own reason is said: ``'Herz' is H: hearts cannot be called in a
@@ -1113,8 +1114,8 @@ def german_suit_word_error(game: type[Game], text: str, word: str, written: Call
     if suit_first is not None:
         return InvalidContractError(f"contract {quoted(text)}: {SUIT_AFTER_CONTRACT}; "
                                     f"did you mean {quoted(guess)}?")
-    return InvalidContractError(f"contract {quoted(text)}: {quoted(word)} is not a suit (E, G, H or S); "
-                                f"did you mean {quoted(guess)}?")
+    return InvalidContractError(f"contract {quoted(text)}: {quoted(word)} is {suit}: a suit is written as its letter "
+                                f"(E, G, H or S); did you mean {quoted(guess)}?")
 
 
 def misspelt_suit(word: str) -> str | None:
