@@ -373,14 +373,16 @@ _BOARD_BODY = '{"board": "b1", "moves": []}'
 
 async def _json_body(request: Request, example: str) -> dict[str, Any]:
     """The JSON object of the request's body; ``example`` is one the route reads, said where the body is none."""
-    try:
-        body = json.loads(await request.body() or b"{}", parse_int=_whole_number)
+    raw = await request.body() or b"{}"
+    try:  # decoded as UTF-8, a BOM allowed: json.loads would guess UTF-16 or UTF-32 from bytes
+        body = json.loads(raw.decode("utf-8-sig"), parse_int=_whole_number)
     except _LongNumber as error:
         raise BoardError(f"the request body has a number of {error.digits:,} digits; the board reads numbers of "
                          f"at most {MAX_NUMBER_DIGITS} (a seed, a pot, a seat, a sample count)") from None
     except UnicodeDecodeError as error:  # a ValueError too: said apart, as a record's bad byte is
+        at = error.start + len(raw) - len(error.object)  # counting the BOM the codec skipped
         raise BoardError(f"the request body is not UTF-8 text (byte {error.object[error.start]:02x} at byte "
-                         f"{error.start + 1:,}); JSON is sent as UTF-8") from None
+                         f"{at + 1:,}); JSON is sent as UTF-8") from None
     except ValueError:
         raise BoardError("the request body is not JSON") from None
     except RecursionError:  # arrays or objects nested deeper than the decoder goes: no request of the page's
