@@ -19,7 +19,8 @@ from .outcome import (DealtBonus, ScoreItem, declarers_word, declaring_side_said
                       two_sided)
 from .base import (Contract, Game, Objective, PayoffComponent, Rules, SettlementItems, TrumpSuitRules,
                    GERMAN_RANK_WORDS, GERMAN_SUIT_WORDS, german_suit_of_word, german_suit_word_error,
-                   german_suited_pack, misspelt_suit, parse_words, points_objective, require, tricks_objective, unknown_objective)
+                   german_suited_pack, misspelt_suit, parse_words, points_objective, require, tricks_objective,
+                   unknown_objective)
 
 _RANKS = [("A", 11, []), ("Z", 10, ["10", "T"]), ("K", 4, []), ("O", 3, []), ("U", 2, []),
           ("9", 0, []), ("8", 0, []), ("7", 0, [])]
