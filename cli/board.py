@@ -142,6 +142,7 @@ def board(
     # which the guard refuses in JSON, as every other refusal, whichever WebSocket library is installed
     config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on", http=_board_protocol(),
                             ws="none")
+    logging.getLogger(REQUESTS_LOGGER).setLevel(logging.getLogger("uvicorn.error").level)  # not 0: no trace per call
     server = _board_server(app)(config)
     try:
         server.run(sockets=[listener])

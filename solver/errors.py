@@ -374,9 +374,9 @@ class InvalidPositionError(StichError):
 
 
 class UnfinishedPlayError(ParseError, InvalidPositionError):
-    """A record read from a file whose play stops before the deal is over, asked what needs every card played (its
-    score): pointed at the file's place where the play stops, as a ParseError, and the InvalidPositionError an app
-    catches for a deal not finished, as a position made by hand is refused."""
+    """A record read from a file or a string (``parse_positions``) whose play stops before the deal is over, asked
+    what needs every card played (its score): pointed at the record's place where the play stops, as a ParseError,
+    and the InvalidPositionError an app catches for a deal not finished, as a position made by hand is refused."""
 
 
 class InvalidSeatError(StichError):

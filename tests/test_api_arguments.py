@@ -724,33 +724,38 @@ def test_a_word_before_trump_that_is_no_suit_is_told_where_the_suit_goes(text):
                                   " (expected Trump E|G|H|S [Muss|SevenMuss])")
 
 
-@pytest.mark.parametrize("text, hint", [
-    ("Rufer GA", "; did you mean 'Rufer G'?"), ("Solo Tout HK", "; did you mean 'SoloTout H'?"),
-])
-def test_a_suit_named_by_a_card_suggests_the_contract(text, hint):
+@pytest.mark.parametrize("text, suit, meant", [("Rufer GA", "G", "Rufer G"), ("Solo Tout HK", "H", "SoloTout H")])
+def test_a_suit_named_by_a_card_suggests_the_contract(text, suit, meant):
     """A Rufer written with its called ace, "Rufer GA", is refused with the contract it means."""
     with pytest.raises(InvalidContractError) as refused:
         solver.Schafkopf.parse_contract(text)
-    assert str(refused.value) == f"contract {text!r}: {text.split()[-1]!r} is not a suit (E, G, H or S){hint}"
+    assert str(refused.value) == (f"contract {text!r}: {text.split()[-1]!r} is {suit}: a suit is written as its "
+                                  f"letter (E, G, H or S); did you mean {meant!r}?")
+
+
+@pytest.mark.parametrize("game, text, meant", [
+    (solver.Kratzen, "Trump Herz", "Trump H"), (solver.Kratzen, "Trump eichel Muss", "Trump E Muss"),
+    (solver.Kratzen, "Trumpf Grün SevenMuss", "Trump G SevenMuss"), (solver.Kratzen, "Trump Schellen", "Trump S"),
+    (solver.Kratzen, "Trump Schelln Muss", "Trump S Muss"),
+    (solver.Kratzen, "Trump HA", "Trump H"),  # a card of the suit, as Schafkopf reads it
+    (solver.Schafkopf, "Solo Herz", "Solo H"), (solver.Schafkopf, "Rufer Laub", "Rufer G"),
+    (solver.Schafkopf, "Solo Schelln", "Solo S"), (solver.Schafkopf, "Solo Rot", "Solo H"),
+    # the English names the examples' comments use
+    (solver.Kratzen, "Trump Bells", "Trump S"), (solver.Kratzen, "Trump acorn Muss", "Trump E Muss"),
+    (solver.Schafkopf, "Solo Hearts", "Solo H"), (solver.Schafkopf, "Rufer Leaves", "Rufer G"),
+    (solver.Schafkopf, "Solo leaf", "Solo G"),
+])
+def test_a_suit_named_in_words_suggests_the_contract(game, text, meant):
+    """A German player names the suit ("Trump Herz", "Solo Eichel", "Solo Schelln"): refused with the letter the
+    word is, as a Rufer's hearts are ('Herz' is H), and the letter's contract."""
+    with pytest.raises(InvalidContractError) as refused:
+        game.parse_contract(text)
+    assert str(refused.value) == (f"contract {text!r}: {text.split()[1]!r} is {meant.split()[1]}: a suit is written "
+                                  f"as its letter (E, G, H or S); did you mean {meant!r}?")
 
 
 @pytest.mark.parametrize("game, text, hint", [
-    (solver.Kratzen, "Trump Herz", "; did you mean 'Trump H'?"),
-    (solver.Kratzen, "Trump eichel Muss", "; did you mean 'Trump E Muss'?"),
-    (solver.Kratzen, "Trumpf Grün SevenMuss", "; did you mean 'Trump G SevenMuss'?"),
-    (solver.Kratzen, "Trump Schellen", "; did you mean 'Trump S'?"), (solver.Kratzen, "Trump Blau", ""),
-    (solver.Kratzen, "Trump Schelln Muss", "; did you mean 'Trump S Muss'?"),
-    (solver.Kratzen, "Trump HA", "; did you mean 'Trump H'?"),  # a card of the suit, as Schafkopf reads it
-    (solver.Schafkopf, "Solo Herz", "; did you mean 'Solo H'?"),
-    (solver.Schafkopf, "Rufer Laub", "; did you mean 'Rufer G'?"),
-    (solver.Schafkopf, "Solo Schelln", "; did you mean 'Solo S'?"),
-    (solver.Schafkopf, "Solo Rot", "; did you mean 'Solo H'?"),
-    # the English names the examples' comments use
-    (solver.Kratzen, "Trump Bells", "; did you mean 'Trump S'?"),
-    (solver.Kratzen, "Trump acorn Muss", "; did you mean 'Trump E Muss'?"),
-    (solver.Schafkopf, "Solo Hearts", "; did you mean 'Solo H'?"),
-    (solver.Schafkopf, "Rufer Leaves", "; did you mean 'Rufer G'?"),
-    (solver.Schafkopf, "Solo leaf", "; did you mean 'Solo G'?"),
+    (solver.Kratzen, "Trump Blau", ""),
     # the Weli, printed S6, is a permanent trump, no bell
     (solver.Kratzen, "Trump Weli", ""), (solver.Kratzen, "Trump S6", ""),
     # a suit's name misspelt, as typed in a hurry
@@ -758,9 +763,9 @@ def test_a_suit_named_by_a_card_suggests_the_contract(text, hint):
     (solver.Kratzen, "Trump Schellem Muss", "; did you mean 'Trump S Muss'?"),
     (solver.Schafkopf, "Solo Eichl", "; did you mean 'Solo E'?"),
 ])
-def test_a_suit_named_in_words_suggests_the_contract(game, text, hint):
-    """A German player names the suit ("Trump Herz", "Solo Eichel", "Solo Schelln"): refused with the letter's
-    contract, where there is one."""
+def test_a_word_that_is_no_suit_is_said_to_be_none(game, text, hint):
+    """A word that names no suit, or misspells a suit's name, is no suit; the contract a misspelt name means is
+    suggested."""
     with pytest.raises(InvalidContractError) as refused:
         game.parse_contract(text)
     assert str(refused.value) == f"contract {text!r}: {text.split()[1]!r} is not a suit (E, G, H or S){hint}"
@@ -809,6 +814,12 @@ UNKNOWN_SCHAFKOPF_SUIT_WORD = UNKNOWN_SCHAFKOPF.replace("'{}'", "'{}' ('{}' is {
      "contract 'Herz Trumpf': the suit comes after the contract; did you mean 'Trump H'?"),
     (solver.Kratzen, "Eichel Trump Muss",
      "contract 'Eichel Trump Muss': the suit comes after the contract; did you mean 'Trump E Muss'?"),
+    # the suit's name misspelt before the contract: the same, the word not taken for the contract's suit
+    (solver.Schafkopf, "Hertz Solo",
+     "contract 'Hertz Solo': the suit comes after the contract; did you mean 'Solo H'?"),
+    (solver.Schafkopf, "Grass Solo",
+     "contract 'Grass Solo': the suit comes after the contract; did you mean 'Solo G'?"),
+    (solver.Schafkopf, "Hertz Rufer", "contract 'Hertz Rufer': 'Hertz' is not a suit (E, G, H or S)"),
     (solver.Schafkopf, "Gras Wenz", UNKNOWN_SCHAFKOPF_SUIT_WORD.format("Gras Wenz", "Gras", "G")),
     (solver.Schafkopf, "Herz Wenz", UNKNOWN_SCHAFKOPF_SUIT_WORD.format("Herz Wenz", "Herz", "H")),
 ])

@@ -1230,8 +1230,24 @@ def test_bad_questions_are_refused():
     refused(c.post("/api/position", json=[1, 2]), 400, "the request body is a JSON array, not the JSON object")
     refused(c.post("/api/position", json="b1"), 400, "the request body is a JSON string, not the JSON object")
     refused(c.post("/api/position", json=True), 400, "the request body is a JSON boolean, not the JSON object")
+    # the example is one of what the route reads
+    refused(c.post("/api/save", json=[]), 400, 'the request body is a JSON array, not the JSON object the board '
+                                               'reads (such as {"board": "b1", "moves": []})')
+    refused(c.post("/api/load", json="x"), 400, 'the request body is a JSON string, not the JSON object the board '
+                                                'reads (such as {"text": "[Game \\"Kratzen\\"] ..."})')
+    refused(c.post("/api/deal", json=1), 400, 'the request body is a JSON number, not the JSON object the board '
+                                              'reads (such as {"game": "Kratzen", "seed": 1})')
     refused(c.post("/api/position", content=b'{"board": "b\xff1"}', headers={"Content-Type": "application/json"}),
             400, "the request body is not UTF-8 text (byte ff at byte 13)")
+    # UTF-16 is not read (json.loads of bytes would), a BOM before UTF-8 is; a bad byte after it is placed in the body
+    wide = json.dumps({"board": board, "moves": moves}).encode("utf-16-le")
+    refused(c.post("/api/position", content=b"\xff\xfe" + wide, headers={"Content-Type": "application/json"}), 400,
+            "the request body is not UTF-8 text (byte ff at byte 1); JSON is sent as UTF-8")
+    refused(c.post("/api/position", content=wide, headers={"Content-Type": "application/json"}), 400, "not JSON")
+    marked = b"\xef\xbb\xbf" + json.dumps({"board": board, "moves": moves}).encode()
+    assert c.post("/api/position", content=marked, headers={"Content-Type": "application/json"}).status_code == 200
+    refused(c.post("/api/position", content=b'\xef\xbb\xbf{"board": "b\xff1"}',
+                   headers={"Content-Type": "application/json"}), 400, "not UTF-8 text (byte ff at byte 16)")
     # JSON nested past the decoder's recursion limit is refused, not a 500 "please report it"
     deep = b"[" * 100_000 + b"]" * 100_000
     refused(c.post("/api/position", content=deep, headers={"Content-Type": "application/json"}), 400,

@@ -2755,6 +2755,16 @@ def test_a_first_users_commands_load_nothing_they_do_not_use(argv, command_modul
     assert [module for module in unused if module in loaded] == []
 
 
+def test_reading_records_through_the_api_loads_no_difflib():
+    """An app that reads a record loads only what reading needs: :mod:`difflib` is for the suggestions of a
+    misspelt word, imported when a message makes one, not with a game's module."""
+    code = ("import sys, solver\nboards = list(solver.read_positions('examples/kratzen.tbn'))\n"
+            "print(len(boards), 'difflib' in sys.modules)")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
+    count, loaded = result.stdout.split()
+    assert int(count) > 0 and loaded == "False"
+
+
 #: What a command's work runs and its help does not: the worker pool (multiprocessing), the sampler and the bots, the
 #: match, the benchmark, the batch and its checkpoints, the post-mortem's grading and plot, the game tree, rich's
 #: progress bar, the browser's launcher, the board's listener (socket), the reading of a file of CSV given for records

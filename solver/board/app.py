@@ -367,22 +367,29 @@ _JSON_KINDS = {list: "array", str: "string", int: "number", float: "number", boo
                type(None): "null"}
 
 
-async def _json_body(request: Request) -> dict[str, Any]:
-    try:
-        body = json.loads(await request.body() or b"{}", parse_int=_whole_number)
+#: The request body most routes read, the example their refusal of a body that is no object gives.
+_BOARD_BODY = '{"board": "b1", "moves": []}'
+
+
+async def _json_body(request: Request, example: str) -> dict[str, Any]:
+    """The JSON object of the request's body; ``example`` is one the route reads, said where the body is none."""
+    raw = await request.body() or b"{}"
+    try:  # decoded as UTF-8, a BOM allowed: json.loads would guess UTF-16 or UTF-32 from bytes
+        body = json.loads(raw.decode("utf-8-sig"), parse_int=_whole_number)
     except _LongNumber as error:
         raise BoardError(f"the request body has a number of {error.digits:,} digits; the board reads numbers of "
                          f"at most {MAX_NUMBER_DIGITS} (a seed, a pot, a seat, a sample count)") from None
     except UnicodeDecodeError as error:  # a ValueError too: said apart, as a record's bad byte is
+        at = error.start + len(raw) - len(error.object)  # counting the BOM the codec skipped
         raise BoardError(f"the request body is not UTF-8 text (byte {error.object[error.start]:02x} at byte "
-                         f"{error.start + 1:,}); JSON is sent as UTF-8") from None
+                         f"{at + 1:,}); JSON is sent as UTF-8") from None
     except ValueError:
         raise BoardError("the request body is not JSON") from None
     except RecursionError:  # arrays or objects nested deeper than the decoder goes: no request of the page's
         raise BoardError("the request body is nested too deeply") from None
     if not isinstance(body, dict):
         raise BoardError(f"the request body is a JSON {_JSON_KINDS.get(type(body), 'value')}, not the JSON object "
-                         'the board reads (such as {"board": "b1", "moves": []})')
+                         f"the board reads (such as {example})")
     return body
 
 
@@ -533,7 +540,7 @@ def create_app(files: Sequence[Path] = (), *, board: str | None = None, host: st
             finally:
                 await form.close()
         else:
-            body = await _json_body(request)
+            body = await _json_body(request, '{"text": "[Game \\"Kratzen\\"] ..."}')
             text = body.get("text")
             if not isinstance(text, str):
                 raise BoardError("paste the text of a .tbn record")
@@ -545,19 +552,19 @@ def create_app(files: Sequence[Path] = (), *, board: str | None = None, host: st
         return JSONResponse({"boards": [b.summary() for b in found], "open": found[0].id, "refused": refused})
 
     async def deal(request: Request) -> Response:
-        body = await _json_body(request)
+        body = await _json_body(request, '{"game": "Kratzen", "seed": 1}')
         record = new_deal(body.get("game"), body.get("contract"), body.get("seed", 1), body.get("seats"),
                           body.get("declarer", 1), body.get("pot"), variant)
         found = boards.add(record, f"{record.get('Game')} seed {record.get('Seed')}", variant)
         return JSONResponse({"boards": [found.summary()], "open": found.id})
 
     async def position(request: Request) -> Response:
-        body = await _json_body(request)
+        body = await _json_body(request, _BOARD_BODY)
         return JSONResponse(view(boards.get(body.get("board")), _moves(body)))
 
     async def values(request: Request) -> Response:
         """The value of every legal card, streamed as JSON lines (see the module doc)."""
-        body = await _json_body(request)
+        body = await _json_body(request, _BOARD_BODY)
         board = boards.get(body.get("board"))
         current = board.position(_moves(body))
         name = chosen_objective(current, body.get("objective"))
@@ -621,7 +628,7 @@ def create_app(files: Sequence[Path] = (), *, board: str | None = None, host: st
     async def curve(request: Request) -> Response:
         """The post-mortem of the moves so far: the evaluation graph with every card graded, by the score when the
         page asks for it (and the deal has one), else by card points or tricks."""
-        body = await _json_body(request)
+        body = await _json_body(request, _BOARD_BODY)
         current = boards.get(body.get("board")).position(_moves(body))
         by = graph_measure(current, body.get("objective"))
         engine = searches.graph_engine
@@ -639,7 +646,7 @@ def create_app(files: Sequence[Path] = (), *, board: str | None = None, host: st
     async def odds(request: Request) -> Response:
         """The single-dummy view: the analyser's odds for the seat to move (or the seat asked for), streamed as JSON
         lines (the odds so far after each chunk of samples, then the odds)."""
-        body = await _json_body(request)
+        body = await _json_body(request, _BOARD_BODY)
         current = boards.get(body.get("board")).position(_moves(body))
         samples = body.get("samples", DEFAULT_SAMPLES)
         if not isinstance(samples, int) or isinstance(samples, bool) or not 1 <= samples <= MAX_SAMPLES:
@@ -730,7 +737,7 @@ def create_app(files: Sequence[Path] = (), *, board: str | None = None, host: st
 
     async def save(request: Request) -> Response:
         """The position as a .tbn record with its Play section, as a download."""
-        body = await _json_body(request)
+        body = await _json_body(request, _BOARD_BODY)
         board_ = boards.get(body.get("board"))
         text = saved_record(board_, _moves(body))
         return Response(text, media_type="text/plain; charset=utf-8",

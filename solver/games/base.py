@@ -15,7 +15,6 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from dataclasses import FrozenInstanceError, dataclass
-from difflib import get_close_matches
 from fractions import Fraction
 from typing import Any, Callable, ClassVar, Hashable, Mapping, Sequence
 
@@ -1078,26 +1077,32 @@ def german_suit_of_word(pack: Pack, word: str) -> str | None:
 
 def german_suit_word_error(game: type[Game], text: str, word: str, written: Callable[[str], str],
                            suit_first: str | None = None) -> InvalidContractError:
-    """The refusal of contract ``text``, whose suit is given as ``word``, no suit letter: ``'Blau' is not a suit (E,
-    G, H or S)``, or, where ``word`` names a suit, the contract it means, ``written(suit)``: ``; did you mean 'Solo
-    H'?``. ``suit_first`` is the word naming the suit where it stands before the contract, the Bavarian order
-    ("Herz Solo", ``word`` then being the contract's own word): that order is what the message corrects. Where the
-    meant contract is refused for its suit, as a Rufer is for hearts (the same contract in another suit reads), its
-    own reason is said: ``'Herz' is H: hearts cannot be called in a Rufer``, as it is where the meant contract
-    reads in no suit (``'Eichel' is E: 'Mus' is not Muss or SevenMuss``); where it is of no form the game reads (a
-    misspelt name, "Rufr Herz"), its game's unknown-contract message is said of ``text``, the suit read in passing:
-    ``unknown Schafkopf contract 'Rufr Herz' ('Herz' is H); did you mean 'Rufer' with another suit? (expected
-    ...)``, one sentence, not one message quoted inside another; the suit is noted only where the suggestion uses it
-    or the contract's name is the game's ("Herz Trump" in Schafkopf is an unknown contract, nothing more)."""
+    """The refusal of contract ``text``, whose suit is given as ``word``, no suit letter: ``'Blau' is not a suit (E, G,
+    H or S)``, or, where ``word`` names a suit, the letter it is and the contract it means, ``written(suit)``: ``'Herz'
+    is H: a suit is written as its letter (E, G, H or S); did you mean 'Solo H'?`` (where it misspells a suit's name,
+    "Hertz", that it is no suit, and the contract). ``suit_first`` is the word naming the suit where it stands before
+    the contract, the Bavarian order ("Herz Solo", "Hertz Solo"; ``word`` then being the contract's own word): that
+    order is what the message corrects. Where the meant contract is refused for its suit, as a Rufer is for hearts (the
+    same contract in another suit reads), its own reason is said: ``'Herz' is H: hearts cannot be called in a Rufer``,
+    as it is where the meant contract reads in no suit (``'Eichel' is E: 'Mus' is not Muss or SevenMuss``); where it is
+    of no form the game reads (a misspelt name, "Rufr Herz"), its game's unknown-contract message is said of ``text``,
+    the suit read in passing: ``unknown Schafkopf contract 'Rufr Herz' ('Herz' is H); did you mean 'Rufer' with another
+    suit? (expected ...)``, one sentence, not one message quoted inside another; the suit is noted only where the
+    suggestion uses it or the contract's name is the game's ("Herz Trump" in Schafkopf is an unknown contract, nothing
+    more)."""
     named_by = word if suit_first is None else suit_first
     suit = german_suit_of_word(game.pack, named_by)
     if suit is None:
-        no_suit = f"contract {quoted(text)}: {quoted(word)} is not a suit (E, G, H or S)"
-        # a suit's name misspelt ("Hertz", "Eichl"): the contract its closest name means, where it reads
-        near = get_close_matches(named_by.lower(), SUIT_NAMES, n=1, cutoff=0.8) if suit_first is None else []
-        guess = written(SUIT_NAMES[near[0]]) if near else ""
-        meant = f"; did you mean {quoted(guess)}?" if guess and reads_contract(game, guess) else ""
-        return InvalidContractError(no_suit + meant)
+        no_suit = f"contract {quoted(text)}: {quoted(named_by)} is not a suit (E, G, H or S)"
+        # a suit's name misspelt ("Hertz", "Eichl"), before the contract too: the contract its closest name means
+        near = misspelt_suit(named_by)
+        guess = written(near) if near else ""
+        if not guess or not reads_contract(game, guess):
+            return InvalidContractError(no_suit)
+        if suit_first is not None:
+            return InvalidContractError(f"contract {quoted(text)}: {SUIT_AFTER_CONTRACT}; "
+                                        f"did you mean {quoted(guess)}?")
+        return InvalidContractError(f"{no_suit}; did you mean {quoted(guess)}?")
     guess = written(suit)
     try:
         game.read_contract(guess)
@@ -1114,8 +1119,15 @@ def german_suit_word_error(game: type[Game], text: str, word: str, written: Call
     if suit_first is not None:
         return InvalidContractError(f"contract {quoted(text)}: {SUIT_AFTER_CONTRACT}; "
                                     f"did you mean {quoted(guess)}?")
-    return InvalidContractError(f"contract {quoted(text)}: {quoted(word)} is not a suit (E, G, H or S); "
-                                f"did you mean {quoted(guess)}?")
+    return InvalidContractError(f"contract {quoted(text)}: {quoted(word)} is {suit}: a suit is written as its letter "
+                                f"(E, G, H or S); did you mean {quoted(guess)}?")
+
+
+def misspelt_suit(word: str) -> str | None:
+    """The letter of the suit whose name ``word`` misspells ("Hertz", "Eichl", "Grass"), or None: a name spelt right
+    is :func:`german_suit_of_word`'s."""
+    near = close_matches(word, SUIT_NAMES, cutoff=0.8)
+    return near[0] if near else None
 
 
 def reads_contract(game: type[Game], text: str) -> bool:

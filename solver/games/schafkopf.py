@@ -19,7 +19,8 @@ from .outcome import (DealtBonus, ScoreItem, declarers_word, declaring_side_said
                       two_sided)
 from .base import (Contract, Game, Objective, PayoffComponent, Rules, SettlementItems, TrumpSuitRules,
                    GERMAN_RANK_WORDS, GERMAN_SUIT_WORDS, german_suit_of_word, german_suit_word_error,
-                   german_suited_pack, parse_words, points_objective, require, tricks_objective, unknown_objective)
+                   german_suited_pack, misspelt_suit, parse_words, points_objective, require, tricks_objective,
+                   unknown_objective)
 
 _RANKS = [("A", 11, []), ("Z", 10, ["10", "T"]), ("K", 4, []), ("O", 3, []), ("U", 2, []),
           ("9", 0, []), ("8", 0, []), ("7", 0, [])]
@@ -349,8 +350,9 @@ class Schafkopf(Game):
             suit = PACK[ace].suit if ace is not None else None
             if suit is None:
                 name = "SoloTout" if kind == "solotout" else words[0]
-                if german_suit_of_word(PACK, words[1]) is None and german_suit_of_word(PACK, words[0]) is not None:
-                    # the Bavarian order, the suit first ("Herz Solo"): the contract it names
+                first_is_suit = german_suit_of_word(PACK, words[0]) is not None or misspelt_suit(words[0]) is not None
+                if german_suit_of_word(PACK, words[1]) is None and first_is_suit:
+                    # the Bavarian order, the suit first ("Herz Solo", "Hertz Solo"): the contract it names
                     raise german_suit_word_error(cls, text, words[1], lambda named: f"{words[1]} {named}",
                                                  suit_first=words[0])
                 raise german_suit_word_error(cls, text, words[1], lambda named: f"{name} {named}")
