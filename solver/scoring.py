@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from html import escape
 from typing import TYPE_CHECKING, Any, Literal, Sequence
 
-from .errors import InvalidPositionError, ParseError, StichError, UnfinishedPlayError
+from .errors import InvalidPositionError, StichError, UnfinishedPlayError
 from .games import games_with, get_game
 from .games.base import Game, Rules
 from .games.outcome import (ITEM_COLUMNS, ITEM_NUMBER_COLUMNS, MAX_POT, POT_ZERO_SCORE_GIVEN_NOTE, POT_ZERO_SCORE_NOTE,

@@ -16,17 +16,12 @@ import solver
 from cli.main import app
 from solver.formats.tbn import format_record, parse_records, read_records
 
+from cli_invoke import run
+
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
 VALAT = str(EXAMPLES / "valat.tbn")
 runner = CliRunner()
-
-
-def run(*args: object, code: int = 0):
-    result = runner.invoke(app, [str(a) for a in args])
-    assert result.exit_code == code, (result.exit_code, result.stdout, result.stderr, result.exception)
-    assert "Traceback" not in result.stderr and "Traceback" not in result.stdout
-    return result
 
 
 def test_show_prints_the_diagram_of_each_record():

@@ -8,24 +8,16 @@ import json
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
 import solver
 from solver.analysis import check_bonuses
-from solver.cli.main import app
 from solver.scoring import score_deal
+
+from cli_invoke import run
 
 DATA = Path(__file__).parent / "data"
 EVENING = DATA / "kratzen_evening.tbn"
 FLAGS = DATA / "kratzen_flags.tbn"
-runner = CliRunner()
-
-
-def run(*args: object, code: int = 0):
-    result = runner.invoke(app, [str(a) for a in args])
-    assert result.exit_code == code, (result.exit_code, result.stdout, result.stderr, result.exception)
-    assert "Traceback" not in result.stderr and "Traceback" not in result.stdout
-    return result
 
 
 def board(path: Path, number: str, **variant: object) -> solver.Position:

@@ -28,6 +28,8 @@ from solver.postmortem import (CardAnalysis, PlayAnalysis, analyse_play, grade, 
 from solver.scoring import score_counts_points_measure
 from solver.tree import strategy_tree, write_tree
 
+from cli_invoke import run
+
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 SVG = "{http://www.w3.org/2000/svg}"
 runner = CliRunner()
@@ -759,13 +761,6 @@ def test_the_tree_json_is_read_back_as_the_docs_say_on_the_networkx_the_package_
 
 
 # --- the commands ----------------------------------------------------------------------------------------------------
-
-
-def run(*args: object, code: int = 0):
-    result = runner.invoke(app, [str(a) for a in args])
-    assert result.exit_code == code, (result.exit_code, result.stdout, result.stderr, result.exception)
-    assert "Traceback" not in result.stderr and "Traceback" not in result.stdout
-    return result
 
 
 def test_the_text_and_the_command_name_the_declaring_side_alike():

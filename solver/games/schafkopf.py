@@ -11,7 +11,7 @@ from typing import Hashable
 
 from ..cards import Pack
 from ..deal import Deal
-from ..errors import ContractFormError, InvalidContractError, UnknownContractError, close_matches, quoted
+from ..errors import InvalidContractError, UnknownContractError, close_matches, quoted
 from ..state import PlayState
 from ..variant import Flag, Variant
 from .tables import CalledCard, Level, RuleTables
