@@ -1265,6 +1265,17 @@ def test_the_weli_says_so_on_its_face(driver, server):
     assert driver.find_elements("css selector", ".card .label") == [weli.find_element("css selector", ".label")]
 
 
+def test_an_endings_pot_says_its_change_not_a_pot_for_the_next_deal(driver, server):
+    """An ending's pot starts no next deal (``stich score`` prints no "pot after the deal" for it): the board shows
+    and says the pot's change alone, where a whole deal's line shows the pot it leaves ("pot 14 → 16")."""
+    text = ('[Game "Kratzen"]\n[Board "1"]\n[Seats "4"]\n[Pot "20"]\n[Deal "1: HA S6 / HK H8 / EA EZ / GA GO"]\n'
+            '[Contract "Trump H"]\n[Declarer "1"]\n[Leader "1"]\n[Play "1"]\nHA H8 EA GA\nS6 HK EZ GO\n*\n')
+    paste_record(driver, server, text, "S.view.is_over && S.view.pot.start === 20", "the ending's end")
+    assert driver.find_element("css selector", "#payments .pot-change").text == "pot +50"
+    assert "→" not in driver.find_element("id", "payments").text
+    assert driver.execute_script("return settlementText(S.view, true).pot") == "the pot gains 50"
+
+
 def test_the_end_of_a_kratzen_deal_shows_each_seats_payment_not_its_trick_chips(driver, server):
     """Once a Kratzen deal is settled, the seat labels and the side panel say each seat's net payment, as the centre
     does, which counts a missed target paid into the pot too (RULES.md 3.4), not the chips the tricks took ("(+0)")."""

@@ -1143,7 +1143,10 @@ function settlementText(view, spoken) {
   const payments = settled.payments.map((p, i) => `seat${space}${i + 1}${space}${signed(p)}`)
     .join(spoken ? ", " : "\u00a0· ");  // a line ends on its "·", never begins with one
   const after = settled.pot === null ? null : settled.pot + settled.pot_change;
-  const pot = after === null ? null
+  // an ending's pot starts no next deal (as stich score says): its change alone, not the pot it would leave
+  const change = spoken ? `the pot ${settled.pot_change >= 0 ? "gains" : "pays"} ${Math.abs(settled.pot_change)}`
+    : `pot ${signed(settled.pot_change)}`;
+  const pot = after === null ? null : !view.whole_deal ? change
     : spoken ? `the pot goes from ${settled.pot} to ${after}` : `pot ${settled.pot} → ${after}`;
   return { payments, pot };
 }
