@@ -820,6 +820,11 @@ UNKNOWN_SCHAFKOPF_SUIT_WORD = UNKNOWN_SCHAFKOPF.replace("'{}'", "'{}' ('{}' is {
     (solver.Schafkopf, "Grass Solo",
      "contract 'Grass Solo': the suit comes after the contract; did you mean 'Solo G'?"),
     (solver.Schafkopf, "Hertz Rufer", "contract 'Hertz Rufer': 'Hertz' is not a suit (E, G, H or S)"),
+    (solver.Kratzen, "Hertz Trump",
+     "contract 'Hertz Trump': the suit comes after the contract; did you mean 'Trump H'?"),
+    # a word that is no suit before the contract: that word is what is wrong, not the contract's name
+    (solver.Schafkopf, "Blau Solo",
+     "contract 'Blau Solo': 'Blau' is not a suit (E, G, H or S); the suit comes after the contract"),
     (solver.Schafkopf, "Gras Wenz", UNKNOWN_SCHAFKOPF_SUIT_WORD.format("Gras Wenz", "Gras", "G")),
     (solver.Schafkopf, "Herz Wenz", UNKNOWN_SCHAFKOPF_SUIT_WORD.format("Herz Wenz", "Herz", "H")),
 ])

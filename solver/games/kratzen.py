@@ -18,8 +18,8 @@ from ..formats.tbn import Record
 from .outcome import EMPTY_POT, ScoreItem, Scored, pot_payments, read_pot
 from .base import (Contract, Game, Objective, PayoffComponent, Rules, SettlementModel, TrumpSuitRules,
                    GERMAN_RANK_WORDS, GERMAN_SUIT_WORDS, SUIT_AFTER_CONTRACT, german_suit_of_word,
-                   german_suit_word_error, german_suited_pack, parse_words, reads_contract, require, tricks_objective,
-                   unknown_objective)
+                   german_suit_word_error, german_suited_pack, misspelt_suit, parse_words, reads_contract, require,
+                   tricks_objective, unknown_objective)
 
 _RANKS = [("A", 0, []), ("K", 0, []), ("O", 0, []), ("U", 0, []), ("Z", 0, ["10", "T"]),
           ("9", 0, []), ("8", 0, []), ("7", 0, [])]
@@ -324,8 +324,9 @@ class Kratzen(Game):
     def read_contract(cls, text: str) -> Contract:
         words = parse_words(text)
         if len(words) < 2 or words[0].lower() not in _TRUMP_WORDS:
-            if len(words) >= 2 and words[1].lower() in _TRUMP_WORDS and german_suit_of_word(PACK, words[0]) is not None:
-                # the Bavarian order, the suit first ("Herz Trump"): the contract it names
+            first_is_suit = german_suit_of_word(PACK, words[0]) is not None or misspelt_suit(words[0]) is not None
+            if len(words) >= 2 and words[1].lower() in _TRUMP_WORDS and first_is_suit:
+                # the Bavarian order, the suit first ("Herz Trump", "Hertz Trump"): the contract it names
                 raise german_suit_word_error(cls, text, words[1], lambda suit: " ".join(("Trump", suit, *words[2:])),
                                              suit_first=words[0])
             raise cls._unknown_contract(text, words)

@@ -18,9 +18,9 @@ from .tables import CalledCard, Level, RuleTables
 from .outcome import (DealtBonus, ScoreItem, declarers_word, declaring_side_said, Scored, seats_of, total_payments,
                       two_sided)
 from .base import (Contract, Game, Objective, PayoffComponent, Rules, SettlementItems, TrumpSuitRules,
-                   GERMAN_RANK_WORDS, GERMAN_SUIT_WORDS, german_suit_of_word, german_suit_word_error,
-                   german_suited_pack, misspelt_suit, parse_words, points_objective, require, tricks_objective,
-                   unknown_objective)
+                   GERMAN_RANK_WORDS, GERMAN_SUIT_WORDS, SUIT_AFTER_CONTRACT, german_suit_of_word,
+                   german_suit_word_error, german_suited_pack, misspelt_suit, parse_words, points_objective, require,
+                   tricks_objective, unknown_objective)
 
 _RANKS = [("A", 11, []), ("Z", 10, ["10", "T"]), ("K", 4, []), ("O", 3, []), ("U", 2, []),
           ("9", 0, []), ("8", 0, []), ("7", 0, [])]
@@ -355,6 +355,9 @@ class Schafkopf(Game):
                     # the Bavarian order, the suit first ("Herz Solo", "Hertz Solo"): the contract it names
                     raise german_suit_word_error(cls, text, words[1], lambda named: f"{words[1]} {named}",
                                                  suit_first=words[0])
+                if words[1].lower() in _RUFER_WORDS + _SOLO_WORDS:  # "Blau Solo": the first word is no suit
+                    raise InvalidContractError(f"contract {quoted(text)}: {quoted(words[0])} is not a suit"
+                                               f" (E, G, H or S); {SUIT_AFTER_CONTRACT}")
                 raise german_suit_word_error(cls, text, words[1], lambda named: f"{name} {named}")
         if kind in _RUFER_WORDS:
             require(suit is not None, f"contract {quoted(text)}: name the called ace's suit (Rufer E, G or S)")
