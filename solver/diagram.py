@@ -276,7 +276,7 @@ def _pot_facts(position: "Position", pot: str) -> list[str]:
     if not pot.isdigit() or not position.game.has_pot:
         return [f"pot: {pot} chip{'' if pot == '1' else 's'}"]  # the tag as given (parsed before)
     count = int(pot)  # a tag "01" is 1 chip
-    chips = f"pot: {count} chip{'' if count == 1 else 's'}"
+    chips = f"pot: {count:,} chip{'' if count == 1 else 's'}"
     rules = position.rules
     lines = [f"{chips}, {position.game.pot_words(rules.contract, count)}"]
     target = getattr(rules, "target", None)

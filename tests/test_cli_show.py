@@ -204,6 +204,17 @@ def test_show_takes_the_pot_as_solve_does(tmp_path):
     assert other.stderr == "stich: --pot is for Kratzen records; Zwanzigerrufen has no pot, so it is not used there\n"
 
 
+def test_a_large_pot_and_what_a_trick_pays_are_said_with_thousands_separators():
+    """The pot, what each trick pays and the chips that stay are said alike, "999,999,999" and "249,999,999", by
+    show's diagram, by score's pot line and by its note, not "249999999" beside "999,999,999 chips"."""
+    shown = run("show", EXAMPLES / "kratzen.tbn", "-b", "1", "--pot", "999999999").stdout.splitlines()
+    assert shown[2] == "pot: 999,999,999 chips, each trick pays 249,999,999"
+    scored = run("score", EXAMPLES / "kratzen.tbn", "--dd", "-b", "1", "--pot", "999999999").stdout.splitlines()
+    assert scored[1] == "pot: 999,999,999 chips, each trick pays 249,999,999"
+    assert "note: pot 999,999,999 does not divide by 4: each trick pays 249,999,999, and 3 chips stay in the pot" \
+        in scored
+
+
 def test_a_pagat_ultimo_in_a_suit_solo_is_refused_for_the_contract_by_show_as_by_score(tmp_path):
     """A Suit Solo counts no Pagat (RULES.md 1.7): show refuses a Pagat Ultimo, the holder's own too, as score --dd
     does, and both say why: the contract (not "Pagat Ultimo is announced by the Pagat's holder, seat 3" for seat

@@ -177,7 +177,7 @@ def score_items(rules: KratzenRules, pot: int, winners: list[int]) -> tuple[list
     left = pot - 4 * share
     if not muss and left:  # the items say P/4; this says what it came to (RULES.md 3.4)
         chips = "1 chip stays" if left == 1 else f"{left} chips stay"
-        notes.append(f"pot {pot} does not divide by 4: each trick pays {share}, and {chips} in the pot")
+        notes.append(f"pot {pot:,} does not divide by 4: each trick pays {share:,}, and {chips} in the pot")
     return items, notes
 
 
@@ -275,7 +275,7 @@ class Kratzen(Game):
         if not pot:
             return EMPTY_POT
         share = trick_share(contract, pot)
-        return f"each trick pays {share}" if share else "a quarter of it is under a chip: tricks pay nothing"
+        return f"each trick pays {share:,}" if share else "a quarter of it is under a chip: tricks pay nothing"
 
     first_leader_flags = frozenset({"first_leader"})
 
