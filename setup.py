@@ -3,9 +3,6 @@
 import platform
 import sys
 
-from Cython.Build import cythonize
-from setuptools import Extension, setup
-
 
 def fast_pext(cpuinfo: str) -> bool:
     """Whether the processor described by /proc/cpuinfo has bmi2 with pext and pdep in one instruction's time: every
@@ -39,19 +36,25 @@ def x86_flags() -> list[str]:
     return flags
 
 
-extensions = [
-    Extension(
-        "solver._engine",
-        ["src_ext/_engine.pyx"],
-        include_dirs=["src_ext"],
-        extra_compile_args=["-O3"] + x86_flags(),
-    )
-]
+# a test imports fast_pext and x86_flags without building, where Cython is not installed (tests/test_setup_flags.py);
+# pip's build backend runs this file as __main__, in an environment with pyproject.toml's build requirements
+if __name__ == "__main__":
+    from Cython.Build import cythonize
+    from setuptools import Extension, setup
 
-setup(
-    ext_modules=cythonize(
-        extensions,
-        include_path=["src_ext"],
-        compiler_directives={"language_level": 3, "boundscheck": False, "wraparound": False, "cdivision": True},
+    extensions = [
+        Extension(
+            "solver._engine",
+            ["src_ext/_engine.pyx"],
+            include_dirs=["src_ext"],
+            extra_compile_args=["-O3"] + x86_flags(),
+        )
+    ]
+
+    setup(
+        ext_modules=cythonize(
+            extensions,
+            include_path=["src_ext"],
+            compiler_directives={"language_level": 3, "boundscheck": False, "wraparound": False, "cdivision": True},
+        )
     )
-)
