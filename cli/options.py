@@ -20,7 +20,7 @@ import typer
 from solver.announcements import parse_announcements
 from solver.deal import written_as
 from solver.errors import FlagGivenTwiceError, StichError, objective_meant
-from solver.games import GAMES, check_flags_of_some_game, game_list, games_with, get_game
+from solver.games import GAMES, check_flags_of_some_game, game_list, games_with, get_game, score_units
 from solver.generate import (DEFAULT_SEED as LIBRARY_DEFAULT_SEED, MAX_SEED, SEED_RANGE, contract_refusal,
                              everyday_refusal)
 from solver.limits import DEFAULT_WORKER_WAIT_SECONDS, MAX_LIMIT_S, MAX_WORKER_WAIT_SECONDS
@@ -243,9 +243,10 @@ def note_threads_over_cores(threads: int | None) -> None:
 
 OBJECTIVES = typer.Option(None, "--objective", "-o", metavar="NAME", callback=checked_objectives,
                           autocompletion=objective_names,
-                          help="What to solve (repeatable): score (the net settlement in game units), points, game, "
-                               "valat, ... or 'all'. Default: the score beside points (in a game without them, beside "
-                               "every seat's tricks); cards are ranked by the score.")
+                          help="What to solve (repeatable): score (the net settlement, in the game's unit: "
+                               f"{score_units()}), points, game, valat, ... or 'all'. Default: the score beside "
+                               "points (in a game without them, beside every seat's tricks); cards are ranked by the "
+                               "score.")
 
 
 #: What follows a refused limit where 0 is no limit

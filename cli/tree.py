@@ -16,6 +16,7 @@ import typer
 from solver.errors import (CommandVariantError, InvalidSeatError, ParseError, SearchStopped, StichError, shown_name,
                            source_name)
 from solver.formats.tbn import Record, iter_records, no_records_said
+from solver.games import score_units
 from solver.position import position_from_record
 from solver.search.engine import MAX_PERFT_DEPTH
 from solver.limits import DEFAULT_MAX_NODES, MAX_TREE_NODES
@@ -103,7 +104,7 @@ def tree(
     record_number: Optional[int] = RECORD,
     objective: Optional[str] = typer.Option(None, "--objective", "-o", metavar="NAME", show_default=False,
                                             callback=one_objective, autocompletion=tree_objective_names,
-                                            help="The value on nodes and edges: score (game units), points, ... "
+                                            help=f"The value on nodes and edges: score ({score_units()}), points, ... "
                                                  "(default points; in Kratzen, which has none, the attacker's "
                                                  "tricks, or --seat's)."),
     seat: Optional[int] = typer.Option(None, "--seat", metavar="SEAT",

@@ -1441,6 +1441,18 @@ def test_bench_takes_time_limit_as_every_command_does_and_limit_still():
     assert "nan is not a number of seconds (0 is no limit)" in run("bench", "-g", "kr", "--limit", "nan", code=2).stderr
 
 
+def test_the_score_objective_is_said_in_every_game_s_unit_by_the_help():
+    """--objective score is the settlement in the game's own unit (Game.score_unit): game units, but Kratzen's chips,
+    so solve's and tree's help do not say "game units" alone."""
+    from solver.games import score_units
+
+    assert score_units() == "game units, Kratzen's chips"
+    solve = " ".join(run("solve", "--help").stdout.split())
+    assert "score (the net settlement, in the game's unit: game units, Kratzen's chips), points, game" in solve
+    tree = " ".join(run("tree", "--help").stdout.split())
+    assert "score (game units, Kratzen's chips), points, ..." in tree
+
+
 def test_bench_names_its_count_and_its_file_as_the_other_commands_do(tmp_path):
     """One meaning per flag: bench's -n is --count, as deal and match say, and the file it writes --out, as deal, tree
     and batch say. The names --deals and --save stay, hidden, so scripts do not break."""

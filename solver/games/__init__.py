@@ -68,6 +68,13 @@ def game_list(conjunction: str = "or") -> str:
     return listed([game.name for game in GAMES], conjunction)
 
 
+def score_units() -> str:
+    """The units the score is in, for a help text that cannot know the game: ``game units, Kratzen's chips``, the
+    common unit then every game's own (:attr:`Game.score_unit`)."""
+    own = [f"{game.name}'s {game.score_unit}" for game in GAMES if game.score_unit != Game.score_unit]
+    return ", ".join([Game.score_unit, *own])
+
+
 def check_flags_of_some_game(variant: Mapping[str, object]) -> None:
     """StichError for a variant flag that no game has, or whose value no game that has it reads: given for a file
     that may mix games, a flag need only be some game's (each record then checks it against its own), but one that
